@@ -1,0 +1,83 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.index.NDIndex;
+
+/**
+ * Scaled dot-product attention, softmax(q·kᵀ/√d + bias)·v, computed in query chunks so that the logits of a
+ * 5184-token global attention (16 × 5184² floats = 1.7 GB) are never materialised at once.
+ */
+public final class Attention {
+
+    /** Largest number of logits held at once (64 Mi floats = 256 MB). */
+    private static final long MAX_LOGITS = 64L << 20;
+
+    private Attention() {}
+
+    /**
+     * @param q    queries (B, H, Lq, D)
+     * @param k    keys (B, H, Lk, D)
+     * @param v    values (B, H, Lk, Dv)
+     * @param bias additive logit bias broadcastable to (B, H, Lq, Lk) (−∞ masks a key), or null
+     * @return (B, H, Lq, Dv)
+     */
+    public static NDArray scaledDotProduct(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        long[] qs = q.getShape().getShape();
+        long batchHeads = qs[0] * qs[1];
+        long lq = qs[2];
+        long lk = k.getShape().get(2);
+        float scale = (float) (1.0 / Math.sqrt(qs[3]));
+        NDArray kt = k.transpose(0, 1, 3, 2);
+        long chunk = Math.max(1, Math.min(lq, MAX_LOGITS / Math.max(1, batchHeads * lk)));
+        if (chunk >= lq) {
+            return attend(q, kt, v, bias, scale);
+        }
+        NDList parts = new NDList();
+        for (long start = 0; start < lq; start += chunk) {
+            long end = Math.min(lq, start + chunk);
+            NDIndex rows = new NDIndex(":, :, {}:{}", start, end);
+            NDArray qChunk = q.get(rows);
+            NDArray biasChunk = bias == null || bias.getShape().get(bias.getShape().dimension() - 2) == 1
+                    ? bias
+                    : bias.get(rows);
+            parts.add(attend(qChunk, kt, v, biasChunk, scale));
+            qChunk.close();
+            if (biasChunk != bias) {
+                biasChunk.close();
+            }
+        }
+        NDArray out = NDArrays.concat(parts, 2);
+        parts.close();
+        return out;
+    }
+
+    private static NDArray attend(NDArray q, NDArray kt, NDArray v, NDArray bias, float scale) {
+        NDArray scaled = q.mul(scale);
+        NDArray logits = scaled.matMul(kt);
+        scaled.close();
+        if (bias != null) {
+            logits.addi(bias);
+        }
+        NDArray weights = logits.softmax(-1);
+        logits.close();
+        NDArray out = weights.matMul(v);
+        weights.close();
+        return out;
+    }
+
+    /**
+     * The additive bias of a PyTorch {@code key_padding_mask}: (B, Lk) booleans, true = ignore the key, become
+     * (B, 1, 1, Lk) floats that are −∞ on ignored keys and 0 elsewhere.
+     */
+    public static NDArray keyPaddingBias(NDArray keyPaddingMask) {
+        long[] s = keyPaddingMask.getShape().getShape();
+        NDArray zeros = keyPaddingMask.getManager().zeros(keyPaddingMask.getShape());
+        NDArray negInf = keyPaddingMask.getManager().full(keyPaddingMask.getShape(), Float.NEGATIVE_INFINITY);
+        NDArray bias = NDArrays.where(keyPaddingMask, negInf, zeros);
+        zeros.close();
+        negInf.close();
+        return bias.reshape(s[0], 1, 1, s[1]);
+    }
+}

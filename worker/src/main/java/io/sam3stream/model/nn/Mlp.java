@@ -1,0 +1,32 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.nn.Activation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Upstream's {@code MLP} ({@code sam3/model/model_misc.py}): Linear layers named {@code layers.0..n-1} with ReLU
+ * between them and nothing after the last.
+ */
+public record Mlp(List<Linear> layers) {
+
+    /** Loads {@code name.layers.0 .. name.layers.(count-1)}. */
+    public static Mlp load(Params p, String name, int count) {
+        List<Linear> layers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            layers.add(Linear.load(p, name + ".layers." + i));
+        }
+        return new Mlp(List.copyOf(layers));
+    }
+
+    public NDArray forward(NDArray x) {
+        for (int i = 0; i < layers.size(); i++) {
+            x = layers.get(i).forward(x);
+            if (i < layers.size() - 1) {
+                x = Activation.relu(x);
+            }
+        }
+        return x;
+    }
+}

@@ -1,0 +1,87 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
+
+/**
+ * PyTorch's {@code nn.MultiheadAttention} with a packed input projection ({@code in_proj_weight} rows
+ * [q | k | v]) and {@code out_proj}, used batch-first: inputs and output are (B, L, E).
+ */
+public final class MultiheadAttention {
+
+    private final Linear qProj;
+    private final Linear kProj;
+    private final Linear vProj;
+    private final Linear outProj;
+    private final int heads;
+
+    public MultiheadAttention(Linear qProj, Linear kProj, Linear vProj, Linear outProj, int heads) {
+        this.qProj = qProj;
+        this.kProj = kProj;
+        this.vProj = vProj;
+        this.outProj = outProj;
+        this.heads = heads;
+    }
+
+    /** Loads {@code name.in_proj_weight}, {@code name.in_proj_bias} and {@code name.out_proj.*}. */
+    public static MultiheadAttention load(Params p, String name, int heads) {
+        Params sub = p.sub(name);
+        NDArray w = sub.get("in_proj_weight");
+        NDArray b = sub.get("in_proj_bias");
+        long e = w.getShape().get(0) / 3;
+        Linear[] qkv = new Linear[3];
+        for (int i = 0; i < 3; i++) {
+            NDIndex rows = new NDIndex("{}:{}", i * e, (i + 1) * e);
+            qkv[i] = new Linear(w.get(rows), b.get(rows));
+        }
+        w.close();
+        b.close();
+        return new MultiheadAttention(qkv[0], qkv[1], qkv[2], Linear.load(sub, "out_proj"), heads);
+    }
+
+    /**
+     * @param query          (B, Lq, E)
+     * @param key            (B, Lk, E)
+     * @param value          (B, Lk, E)
+     * @param keyPaddingMask (B, Lk) booleans, true = ignore that key; or null
+     * @param attnBias       additive float bias broadcastable to (B, heads, Lq, Lk); or null
+     * @return (B, Lq, E)
+     */
+    public NDArray forward(NDArray query, NDArray key, NDArray value, NDArray keyPaddingMask, NDArray attnBias) {
+        NDArray q = splitHeads(qProj.forward(query));
+        NDArray k = splitHeads(kProj.forward(key));
+        NDArray v = splitHeads(vProj.forward(value));
+        NDArray bias = attnBias;
+        NDArray paddingBias = null;
+        if (keyPaddingMask != null) {
+            paddingBias = Attention.keyPaddingBias(keyPaddingMask);
+            bias = bias == null ? paddingBias : bias.add(paddingBias);
+        }
+        NDArray attended = Attention.scaledDotProduct(q, k, v, bias);
+        long[] s = attended.getShape().getShape();
+        NDArray merged = attended.transpose(0, 2, 1, 3).reshape(s[0], s[2], s[1] * s[3]);
+        NDArray out = outProj.forward(merged);
+        for (NDArray a : new NDArray[] {q, k, v, attended, merged}) {
+            a.close();
+        }
+        if (paddingBias != null) {
+            if (bias != paddingBias) {
+                bias.close();
+            }
+            paddingBias.close();
+        }
+        return out;
+    }
+
+    /** (B, L, E) → (B, heads, L, E/heads). */
+    private NDArray splitHeads(NDArray x) {
+        long[] s = x.getShape().getShape();
+        NDArray split = x.reshape(s[0], s[1], heads, s[2] / heads).transpose(0, 2, 1, 3);
+        x.close();
+        return split;
+    }
+
+    public int heads() {
+        return heads;
+    }
+}

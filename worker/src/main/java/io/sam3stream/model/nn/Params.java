@@ -1,0 +1,67 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import io.sam3stream.weights.DType;
+import io.sam3stream.weights.RawTensor;
+import io.sam3stream.weights.WeightSource;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The parameters of one module subtree, read from a {@link WeightSource} by their path relative to a prefix
+ * ({@code params.sub("blocks.3").get("attn.qkv.weight")}). Every tensor becomes a float32 {@link NDArray} owned by
+ * the manager given at construction, so the model's weights live exactly as long as that manager.
+ */
+public final class Params {
+
+    private final WeightSource source;
+    private final NDManager manager;
+    private final String prefix;
+
+    private Params(WeightSource source, NDManager manager, String prefix) {
+        this.source = source;
+        this.manager = manager;
+        this.prefix = prefix;
+    }
+
+    /** The root of a checkpoint's canonical names. */
+    public static Params root(WeightSource source, NDManager manager) {
+        return new Params(source, manager, "");
+    }
+
+    /** The subtree under {@code name} (dot-separated). */
+    public Params sub(String name) {
+        return new Params(source, manager, qualify(name) + ".");
+    }
+
+    /** The parameter {@code name} under this subtree, as float32 with its stored shape. */
+    public NDArray get(String name) {
+        RawTensor t = source.get(qualify(name));
+        Shape shape = new Shape(t.shape());
+        if (t.dtype() == DType.F32) {
+            ByteBuffer direct = ByteBuffer.allocateDirect(t.data().remaining()).order(ByteOrder.nativeOrder());
+            direct.put(t.data());
+            direct.flip();
+            return manager.create(direct.asFloatBuffer(), shape, DataType.FLOAT32);
+        }
+        return manager.create(t.toFloats(), shape);
+    }
+
+    /** True if the subtree holds a parameter called {@code name}. */
+    public boolean has(String name) {
+        return source.contains(qualify(name));
+    }
+
+    /** The full canonical name of {@code name} under this subtree. */
+    public String qualify(String name) {
+        return prefix + name;
+    }
+
+    /** The manager that owns every array this object creates. */
+    public NDManager manager() {
+        return manager;
+    }
+}

@@ -1,0 +1,64 @@
+package io.sam3stream.parity;
+
+/**
+ * How one computed stage compares with its reference.
+ *
+ * @param stage       stage name as in the golden outputs file
+ * @param maxAbsDiff  largest |actual − reference|
+ * @param meanAbsDiff mean |actual − reference|
+ * @param cosine      cosine similarity of the two flattened tensors (1 for two zero tensors)
+ * @param tolerance   the bound {@code maxAbsDiff} had to meet
+ * @param detail      why it failed when the failure is not numeric (shape mismatch), else empty
+ */
+public record StageComparison(String stage, double maxAbsDiff, double meanAbsDiff, double cosine, double tolerance,
+        String detail) {
+
+    /** Relative tolerance of float stages: max abs diff ≤ 1e-4 × (1 + max |reference|). */
+    public static final double RELATIVE_TOLERANCE = 1e-4;
+
+    public boolean passed() {
+        return detail.isEmpty() && maxAbsDiff <= tolerance;
+    }
+
+    /** Compares two tensors of the same shape under the float-stage tolerance. */
+    public static StageComparison of(String stage, long[] actualShape, float[] actual, long[] referenceShape,
+            float[] reference) {
+        if (!java.util.Arrays.equals(actualShape, referenceShape)) {
+            return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
+                    "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
+                            + java.util.Arrays.toString(referenceShape));
+        }
+        double maxAbs = 0;
+        double sumAbs = 0;
+        double maxRef = 0;
+        double dot = 0;
+        double na = 0;
+        double nr = 0;
+        for (int i = 0; i < actual.length; i++) {
+            double a = actual[i];
+            double r = reference[i];
+            double d = Math.abs(a - r);
+            if (Double.isNaN(d)) {
+                d = Double.POSITIVE_INFINITY;
+            }
+            maxAbs = Math.max(maxAbs, d);
+            sumAbs += d;
+            maxRef = Math.max(maxRef, Math.abs(r));
+            dot += a * r;
+            na += a * a;
+            nr += r * r;
+        }
+        double cosine = na == 0 && nr == 0 ? 1.0 : dot / Math.sqrt(na * nr);
+        double mean = actual.length == 0 ? 0 : sumAbs / actual.length;
+        return new StageComparison(stage, maxAbs, mean, cosine, RELATIVE_TOLERANCE * (1 + maxRef), "");
+    }
+
+    /** One line for the parity report: name, max abs diff, mean abs diff, cosine, PASS/FAIL. */
+    public String reportLine() {
+        if (!detail.isEmpty()) {
+            return String.format("%-44s FAIL  %s", stage, detail);
+        }
+        return String.format("%-44s max %.3e  mean %.3e  cos %.7f  %s", stage, maxAbsDiff, meanAbsDiff, cosine,
+                passed() ? "PASS" : "FAIL (tol " + String.format("%.1e", tolerance) + ")");
+    }
+}
