@@ -1,0 +1,65 @@
+package io.sam3stream.config;
+
+/**
+ * Every environment variable sam3-stream reads, with its default and meaning. The README's configuration table
+ * lists exactly these (a test keeps the two in step). Kafka client properties are passed through separately:
+ * {@code KAFKA_<PROPERTY>} becomes {@code <property>} with {@code _} turned into {@code .} (see {@link Settings}).
+ */
+public enum Knob {
+    HF_MODEL("facebook/sam3", "Hugging Face repository of the weights"),
+    TT_WEIGHTS_REVISION("3c879f39826c281e95690f02c7821c4de09afae7",
+            "pinned revision of the weights (commit hash, or a ref resolved through the cache's refs/)"),
+    SAM3_WEIGHTS_DIR("", "folder with sam3.pt or model.safetensors (+ config.json); skips the Hugging Face cache"),
+    HF_HUB_CACHE("", "Hugging Face hub cache (default $HF_HOME/hub, else ~/.cache/huggingface/hub)"),
+    HF_HOME("", "Hugging Face home folder"),
+    SAM3_BPE_PATH("", "BPE vocabulary bpe_simple_vocab_16e6.txt.gz (default: weights folder, else the bundled copy)"),
+    SAM3_BACKEND("cpu", "model backend: cpu (DJL/PyTorch), native-host (JNI bridge, host C++), tt (JNI bridge, p150a)"),
+    SAM3_DTYPE("fp32", "compute dtype of the cpu backend: fp32 or bf16"),
+    SAM3_NUM_THREADS("0", "intra-op threads of the model (0 = all cores)"),
+    SAM3_MAX_PROMPTS("4", "most prompts per request"),
+    SAM3_MAX_SIDE("4096", "largest accepted image side in pixels"),
+    SAM3_MAX_PIXELS("16777216", "largest accepted decoded image in pixels (width × height)"),
+    SAM3_TEXT_CACHE_MAX("256", "text-feature LRU entries"),
+    SAM3_IMAGE_CACHE_MAX("4", "image-feature LRU entries (keyed by a hash of the decoded pixels)"),
+    SAM3_WARMUP_RUNS("2", "warm-up forwards before a worker reports READY"),
+    SAM3_IMAGE_ROOT("", "root folder that file:// claim-check image URIs must lie under (empty = claim checks refused)"),
+    TT_DEVICE_ID("0", "Tenstorrent device id"),
+    TT_MESH_SHAPE("1x1", "Tenstorrent mesh shape; only one chip (1x1) is supported"),
+    TT_FUSED("1", "run the device islands through the fused paths"),
+    SAM3_L1_SMALL_SIZE("0", "ttnn l1_small_size at device open (0 = ttnn default)"),
+    SAM3_TRACE_REGION_SIZE("90000000", "ttnn trace region size at device open"),
+    KAFKA_BOOTSTRAP_SERVERS("localhost:9092", "Kafka bootstrap servers"),
+    SCHEMA_REGISTRY_URL("http://localhost:8081", "Confluent-API schema registry"),
+    SAM3_WORKER_ID("", "worker id and static group.instance.id (default: host name + device id)"),
+    SAM3_CONSUMER_GROUP("sam3-workers", "consumer group of the workers"),
+    SAM3_REQUESTS_TOPIC("sam3.requests", "request topic"),
+    SAM3_RESULTS_TOPIC("sam3.results", "result topic (requests without reply headers)"),
+    SAM3_DLQ_TOPIC("sam3.requests.dlq", "dead-letter topic for records that cannot be decoded"),
+    SAM3_WORKERS_TOPIC("sam3.workers", "compacted topic of worker heartbeats"),
+    SAM3_TOPIC_PARTITIONS("4", "partitions of topics created when missing"),
+    SAM3_MAX_MESSAGE_BYTES("16777216", "largest Kafka message (topic, producer and consumer sizes are set from it)"),
+    SAM3_PORT("20000", "HTTP port of the facade"),
+    SAM3_MAX_IN_FLIGHT("64", "HTTP requests waiting for a reply before new ones get 429"),
+    SAM3_REPLY_TIMEOUT_MS("300000", "deadline of an HTTP request waiting for its reply (504 after it)"),
+    SAM3_API_KEYS("", "comma-separated bearer tokens; empty = no auth (/health is always open)"),
+    SAM3_REPLY_TOPIC("sam3.replies", "topic the facades receive replies on"),
+    SAM3_REPLY_PARTITIONS("", "reply partitions this facade owns (comma-separated; default: leased automatically)");
+
+    private final String defaultValue;
+    private final String description;
+
+    Knob(String defaultValue, String description) {
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    /** The value used when the variable is unset or empty ("" = no value). */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** One line for the README table. */
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,124 @@
+package io.sam3stream.config;
+
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * The one place configuration is read: every {@link Knob} from an environment map, parsed and range-checked on
+ * access, plus Kafka client properties passed through from {@code KAFKA_*} variables. Components receive a
+ * {@code Settings} (or values taken from it) instead of reading the environment themselves, so tests can run
+ * several differently configured components in one JVM.
+ */
+public final class Settings {
+
+    /** {@code KAFKA_*} variables that are ours rather than client properties. */
+    private static final Set<String> OWN_KAFKA_VARIABLES = Set.of(Knob.KAFKA_BOOTSTRAP_SERVERS.name());
+
+    private final Map<Knob, String> values;
+    private final Properties kafkaOverrides;
+
+    private Settings(Map<Knob, String> values, Properties kafkaOverrides) {
+        this.values = values;
+        this.kafkaOverrides = kafkaOverrides;
+    }
+
+    /** Settings of this process: the real environment. */
+    public static Settings fromEnvironment() {
+        return from(System.getenv());
+    }
+
+    /** Settings from an explicit environment map (missing or empty variables take their defaults). */
+    public static Settings from(Map<String, String> env) {
+        Map<Knob, String> values = new EnumMap<>(Knob.class);
+        for (Knob k : Knob.values()) {
+            String v = env.get(k.name());
+            values.put(k, v == null || v.isBlank() ? k.defaultValue() : v.trim());
+        }
+        Properties kafka = new Properties();
+        env.forEach((name, value) -> {
+            if (name.startsWith("KAFKA_") && !OWN_KAFKA_VARIABLES.contains(name) && value != null) {
+                kafka.setProperty(name.substring("KAFKA_".length()).toLowerCase(Locale.ROOT).replace('_', '.'),
+                        value);
+            }
+        });
+        return new Settings(values, kafka);
+    }
+
+    /** A copy with some knobs replaced (command-line options override the environment this way). */
+    public Settings with(Knob knob, String value) {
+        Map<Knob, String> copy = new EnumMap<>(values);
+        copy.put(knob, value == null || value.isBlank() ? knob.defaultValue() : value.trim());
+        return new Settings(copy, kafkaOverrides);
+    }
+
+    /** The raw string value ("" when unset and without default). */
+    public String get(Knob knob) {
+        return values.get(knob);
+    }
+
+    /** True when the knob has a non-empty value. */
+    public boolean isSet(Knob knob) {
+        return !values.get(knob).isEmpty();
+    }
+
+    /** An integer knob, which must lie in [min, max]. */
+    public int getInt(Knob knob, int min, int max) {
+        long v = getLong(knob, min, max);
+        return (int) v;
+    }
+
+    /** A long knob, which must lie in [min, max]. */
+    public long getLong(Knob knob, long min, long max) {
+        String raw = values.get(knob);
+        long v;
+        try {
+            v = Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(knob + "=" + raw + " is not an integer");
+        }
+        if (v < min || v > max) {
+            throw new ConfigException(knob + "=" + raw + " is outside [" + min + ", " + max + "]");
+        }
+        return v;
+    }
+
+    /** A boolean knob: 1/true/yes/on or 0/false/no/off. */
+    public boolean getBoolean(Knob knob) {
+        String raw = values.get(knob).toLowerCase(Locale.ROOT);
+        return switch (raw) {
+            case "1", "true", "yes", "on" -> true;
+            case "0", "false", "no", "off" -> false;
+            default -> throw new ConfigException(knob + "=" + raw + " is not a boolean (use 1 or 0)");
+        };
+    }
+
+    /** A knob restricted to a set of words (compared case-insensitively, returned lower-case). */
+    public String getChoice(Knob knob, String... allowed) {
+        String raw = values.get(knob).toLowerCase(Locale.ROOT);
+        if (!Arrays.asList(allowed).contains(raw)) {
+            throw new ConfigException(knob + "=" + raw + " is not one of " + Arrays.toString(allowed));
+        }
+        return raw;
+    }
+
+    /** A comma-separated list knob (empty list when unset). */
+    public List<String> getList(Knob knob) {
+        String raw = values.get(knob);
+        if (raw.isEmpty()) {
+            return List.of();
+        }
+        return Arrays.stream(raw.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Kafka client properties given as {@code KAFKA_<PROPERTY>} variables, applied over our own defaults. */
+    public Properties kafkaOverrides() {
+        Properties copy = new Properties();
+        copy.putAll(kafkaOverrides);
+        return copy;
+    }
+}
