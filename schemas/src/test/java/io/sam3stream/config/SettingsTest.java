@@ -1,0 +1,52 @@
+package io.sam3stream.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+    @Test
+    void unsetAndBlankVariablesTakeTheirDefaults() {
+        Settings s = Settings.from(Map.of("SAM3_MAX_PROMPTS", "  "));
+        assertEquals(4, s.getInt(Knob.SAM3_MAX_PROMPTS, 1, 64));
+        assertEquals("facebook/sam3", s.get(Knob.HF_MODEL));
+        assertFalse(s.isSet(Knob.SAM3_WEIGHTS_DIR));
+    }
+
+    @Test
+    void outOfRangeAndMalformedNumbersNameTheVariable() {
+        Settings s = Settings.from(Map.of("SAM3_MAX_SIDE", "0", "SAM3_WARMUP_RUNS", "two"));
+        ConfigException range = assertThrows(ConfigException.class, () -> s.getInt(Knob.SAM3_MAX_SIDE, 1, 65535));
+        assertTrue(range.getMessage().contains("SAM3_MAX_SIDE=0"));
+        ConfigException nan = assertThrows(ConfigException.class, () -> s.getInt(Knob.SAM3_WARMUP_RUNS, 0, 100));
+        assertTrue(nan.getMessage().contains("not an integer"));
+    }
+
+    @Test
+    void kafkaVariablesPassThroughAsClientPropertiesExceptOurOwn() {
+        Settings s = Settings.from(Map.of(
+                "KAFKA_SECURITY_PROTOCOL", "SSL",
+                "KAFKA_MAX_POLL_RECORDS", "1",
+                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092"));
+        assertEquals("SSL", s.kafkaOverrides().getProperty("security.protocol"));
+        assertEquals("1", s.kafkaOverrides().getProperty("max.poll.records"));
+        assertFalse(s.kafkaOverrides().containsKey("bootstrap.servers"));
+        assertEquals("broker:9092", s.get(Knob.KAFKA_BOOTSTRAP_SERVERS));
+    }
+
+    @Test
+    void booleansChoicesAndListsAreParsedStrictly() {
+        Settings s = Settings.from(Map.of("TT_FUSED", "0", "SAM3_DTYPE", "BF16", "SAM3_API_KEYS", "a, b,,c"));
+        assertFalse(s.getBoolean(Knob.TT_FUSED));
+        assertEquals("bf16", s.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
+        assertEquals(List.of("a", "b", "c"), s.getList(Knob.SAM3_API_KEYS));
+        assertThrows(ConfigException.class, () -> s.with(Knob.TT_FUSED, "maybe").getBoolean(Knob.TT_FUSED));
+        assertThrows(ConfigException.class, () -> s.getChoice(Knob.SAM3_BACKEND, "tt"));
+    }
+}
