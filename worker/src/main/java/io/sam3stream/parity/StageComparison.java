@@ -16,6 +16,12 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     /** Relative tolerance of float stages: max abs diff ≤ 1e-4 × (1 + max |reference|). */
     public static final double RELATIVE_TOLERANCE = 1e-4;
 
+    /** Mask pixels whose reference probability is this close to 0.5 may flip. */
+    public static final double MASK_FLIP_MARGIN = 1e-4;
+
+    /** Smallest IoU of a binary mask with its reference. */
+    public static final double MIN_MASK_IOU = 0.999;
+
     public boolean passed() {
         return detail.isEmpty() && maxAbsDiff <= tolerance;
     }
@@ -23,6 +29,56 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     /** Compares two tensors of the same shape under the float-stage tolerance. */
     public static StageComparison of(String stage, long[] actualShape, float[] actual, long[] referenceShape,
             float[] reference) {
+        return compare(stage, actualShape, actual, referenceShape, reference, Double.NaN);
+    }
+
+    /**
+     * Compares under a fixed absolute bound instead of the relative one: 0 for integer and boolean stages (exact
+     * match), 0.5 for pixel boxes.
+     */
+    public static StageComparison absolute(String stage, long[] actualShape, float[] actual, long[] referenceShape,
+            float[] reference, double bound) {
+        return compare(stage, actualShape, actual, referenceShape, reference, bound);
+    }
+
+    /**
+     * Binary masks: identical except at pixels whose reference probability lies within 1e-4 of 0.5 (where a
+     * float difference far below the tolerance may flip the threshold), and an IoU of at least 0.999 overall.
+     */
+    public static StageComparison masks(String stage, long[] actualShape, boolean[] actual, long[] referenceShape,
+            boolean[] reference, float[] referenceProbability) {
+        if (!java.util.Arrays.equals(actualShape, referenceShape)) {
+            return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
+                    "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
+                            + java.util.Arrays.toString(referenceShape));
+        }
+        long intersection = 0;
+        long union = 0;
+        long unexplained = 0;
+        long flips = 0;
+        for (int i = 0; i < actual.length; i++) {
+            if (actual[i] && reference[i]) {
+                intersection++;
+            }
+            if (actual[i] || reference[i]) {
+                union++;
+            }
+            if (actual[i] != reference[i]) {
+                flips++;
+                if (Math.abs(referenceProbability[i] - 0.5f) > MASK_FLIP_MARGIN) {
+                    unexplained++;
+                }
+            }
+        }
+        double iou = union == 0 ? 1.0 : (double) intersection / union;
+        String detail = unexplained > 0
+                ? unexplained + " pixels differ away from the 0.5 boundary"
+                : iou < MIN_MASK_IOU ? String.format("IoU %.6f below %.3f", iou, MIN_MASK_IOU) : "";
+        return new StageComparison(stage, flips, (double) flips / Math.max(1, actual.length), iou, 0, detail);
+    }
+
+    private static StageComparison compare(String stage, long[] actualShape, float[] actual, long[] referenceShape,
+            float[] reference, double absoluteBound) {
         if (!java.util.Arrays.equals(actualShape, referenceShape)) {
             return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
                     "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
@@ -50,7 +106,8 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         }
         double cosine = na == 0 && nr == 0 ? 1.0 : dot / Math.sqrt(na * nr);
         double mean = actual.length == 0 ? 0 : sumAbs / actual.length;
-        return new StageComparison(stage, maxAbs, mean, cosine, RELATIVE_TOLERANCE * (1 + maxRef), "");
+        double tolerance = Double.isNaN(absoluteBound) ? RELATIVE_TOLERANCE * (1 + maxRef) : absoluteBound;
+        return new StageComparison(stage, maxAbs, mean, cosine, tolerance, "");
     }
 
     /** One line for the parity report: name, max abs diff, mean abs diff, cosine, PASS/FAIL. */
