@@ -25,7 +25,9 @@ public final class Attention {
      */
     public static NDArray scaledDotProduct(NDArray q, NDArray k, NDArray v, NDArray bias) {
         long[] qs = q.getShape().getShape();
-        long batchHeads = qs[0] * qs[1];
+        // q and k may broadcast over the batch (one image's tokens against several prompts): the logits take
+        // the larger of the two batches
+        long batchHeads = Math.max(qs[0], k.getShape().get(0)) * qs[1];
         long lq = qs[2];
         long lk = k.getShape().get(2);
         float scale = (float) (1.0 / Math.sqrt(qs[3]));

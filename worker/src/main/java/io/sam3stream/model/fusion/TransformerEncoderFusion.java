@@ -1,0 +1,74 @@
+package io.sam3stream.model.fusion;
+
+import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.config.TransformerConfig;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.StageLayouts;
+import io.sam3stream.model.nn.StageSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The image–prompt fusion encoder (upstream {@code TransformerEncoderFusion}, {@code sam3/model/encoder.py}) with
+ * SAM3's settings: one feature level (no level embedding), no pooled-text addition, no final norm. Each
+ * {@link TransformerEncoderLayer} lets the image tokens attend to themselves with their sine positions on queries
+ * and keys, then to the prompt (no positions, prompt padding masked). The prompt itself is not updated.
+ *
+ * <p>Several prompts of one image run as one batch: the image tokens (batch 1) broadcast against the prompts
+ * (batch B), so the first self-attention is computed once and the memory becomes per-prompt from the first
+ * cross-attention on.
+ *
+ * <p>Stages: {@code encoder.memory} and {@code encoder.pos_embed}, both (H·W, B, d) sequence-first.
+ */
+public final class TransformerEncoderFusion {
+
+    private final List<TransformerEncoderLayer> layers;
+
+    private TransformerEncoderFusion(List<TransformerEncoderLayer> layers) {
+        this.layers = layers;
+    }
+
+    /**
+     * Loads {@code transformer.encoder.layers.*} from the model root.
+     *
+     * @throws IllegalArgumentException if the config has no layers
+     */
+    public static TransformerEncoderFusion load(Params root, TransformerConfig config) {
+        if (config.layers() < 1) {
+            throw new IllegalArgumentException("the fusion encoder needs at least one layer");
+        }
+        Params encoder = root.sub("transformer.encoder");
+        List<TransformerEncoderLayer> layers = new ArrayList<>(config.layers());
+        for (int i = 0; i < config.layers(); i++) {
+            layers.add(TransformerEncoderLayer.load(encoder.sub("layers." + i), config.heads()));
+        }
+        return new TransformerEncoderFusion(List.copyOf(layers));
+    }
+
+    /**
+     * Fuses one image level with a batch of prompts.
+     *
+     * @param image      the 1× level (batch 1, or B) with its positions
+     * @param prompt     (B, Lp, d) prompt sequence
+     * @param promptMask (B, Lp) true = padding
+     * @param sink       receives the {@code encoder.*} stages
+     * @return (B, H·W, d) the encoder memory, batch-first; its positions are {@code image.pos()}
+     */
+    public NDArray encode(ImageTokens image, NDArray prompt, NDArray promptMask, StageSink sink) {
+        NDArray x = image.tokens();
+        for (TransformerEncoderLayer layer : layers) {
+            NDArray next = layer.forward(x, image.pos(), null, prompt, null, promptMask);
+            if (x != image.tokens()) {
+                x.close();
+            }
+            x = next;
+        }
+        StageLayouts.recordSequenceFirst(sink, "encoder.memory", x);
+        if (sink.active()) {
+            try (NDArray pos = image.pos().broadcast(x.getShape())) {
+                StageLayouts.recordSequenceFirst(sink, "encoder.pos_embed", pos);
+            }
+        }
+        return x;
+    }
+}

@@ -1,0 +1,64 @@
+package io.sam3stream.model.text;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.LayerNorm;
+import io.sam3stream.model.nn.Linear;
+import io.sam3stream.model.nn.MultiheadAttention;
+import io.sam3stream.model.nn.Params;
+
+/**
+ * One pre-norm block of the text transformer (upstream {@code ResidualAttentionBlock},
+ * {@code sam3/model/text_encoder_ve.py}): {@code x += attn(ln_1(x))}, then {@code x += c_proj(gelu(c_fc(ln_2(x))))}
+ * with the exact (erf) GELU and no layer scale.
+ */
+final class ResidualAttentionBlock {
+
+    private final LayerNorm ln1;
+    private final MultiheadAttention attn;
+    private final LayerNorm ln2;
+    private final Linear fc;
+    private final Linear proj;
+
+    private ResidualAttentionBlock(LayerNorm ln1, MultiheadAttention attn, LayerNorm ln2, Linear fc, Linear proj) {
+        this.ln1 = ln1;
+        this.attn = attn;
+        this.ln2 = ln2;
+        this.fc = fc;
+        this.proj = proj;
+    }
+
+    /** Loads {@code ln_1}, {@code attn} (packed {@code in_proj}), {@code ln_2} and {@code mlp.c_fc/c_proj}. */
+    static ResidualAttentionBlock load(Params block, int heads) {
+        return new ResidualAttentionBlock(
+                LayerNorm.load(block, "ln_1"),
+                MultiheadAttention.load(block, "attn", heads),
+                LayerNorm.load(block, "ln_2"),
+                Linear.load(block, "mlp.c_fc"),
+                Linear.load(block, "mlp.c_proj"));
+    }
+
+    /**
+     * @param x         (B, L, width), not modified
+     * @param causality additive attention bias broadcastable to (B, heads, L, L)
+     * @return (B, L, width)
+     */
+    NDArray forward(NDArray x, NDArray causality) {
+        NDArray normed = ln1.forward(x);
+        NDArray attended = attn.forward(normed, normed, normed, null, causality);
+        normed.close();
+        NDArray out = x.add(attended);
+        attended.close();
+
+        NDArray mlpIn = ln2.forward(out);
+        NDArray hidden = fc.forward(mlpIn);
+        mlpIn.close();
+        NDArray activated = Activation.gelu(hidden);
+        hidden.close();
+        NDArray mlpOut = proj.forward(activated);
+        activated.close();
+        out.addi(mlpOut);
+        mlpOut.close();
+        return out;
+    }
+}

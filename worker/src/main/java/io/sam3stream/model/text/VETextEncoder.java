@@ -1,0 +1,65 @@
+package io.sam3stream.model.text;
+
+import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.config.TextConfig;
+import io.sam3stream.model.nn.Linear;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.StageLayouts;
+import io.sam3stream.model.nn.StageSink;
+
+/**
+ * SAM3's text encoder (upstream {@code VETextEncoder}, {@code sam3/model/text_encoder_ve.py}): the causal
+ * {@link TextTransformer} followed by the {@code resizer} Linear from the text width to d_model, applied to every
+ * token. Takes token ids; tokenizing is the caller's business.
+ *
+ * <p>Stages: {@code text.transformer_tokens} (B, L, width), {@code text.language_mask} (B, L),
+ * {@code text.language_features} (L, B, d) and {@code text.language_embeds} (L, B, width), the last two
+ * sequence-first as upstream returns them.
+ */
+public final class VETextEncoder {
+
+    private final TextTransformer encoder;
+    private final Linear resizer;
+
+    private VETextEncoder(TextTransformer encoder, Linear resizer) {
+        this.encoder = encoder;
+        this.resizer = resizer;
+    }
+
+    /** Loads {@code backbone.language_backbone.{encoder,resizer}} from the model root. */
+    public static VETextEncoder load(Params root, TextConfig config) {
+        Params backbone = root.sub("backbone.language_backbone");
+        return new VETextEncoder(TextTransformer.load(backbone.sub("encoder"), config),
+                Linear.load(backbone, "resizer"));
+    }
+
+    /**
+     * Encodes a batch of tokenized prompts.
+     *
+     * @param ids  (B, contextLength) int64 token ids, 0 = padding
+     * @param sink receives the {@code text.*} stages
+     * @return the projected token features and the padding mask ({@code ids == 0}), in the manager of {@code ids}
+     * @throws IllegalArgumentException if {@code ids} is not a (B, contextLength) int64 tensor
+     */
+    public TextEncoding encode(NDArray ids, StageSink sink) {
+        NDArray tokens = encoder.forward(ids);
+        NDArray mask = ids.eq(0);
+        sink.record("text.transformer_tokens", tokens);
+        sink.record("text.language_mask", mask);
+        NDArray features = resizer.forward(tokens);
+        tokens.close();
+        StageLayouts.recordSequenceFirst(sink, "text.language_features", features);
+        if (sink.active()) {
+            // the raw token embeddings are an upstream output that nothing downstream consumes
+            try (NDArray embeds = encoder.embed(ids)) {
+                StageLayouts.recordSequenceFirst(sink, "text.language_embeds", embeds);
+            }
+        }
+        return new TextEncoding(features, mask);
+    }
+
+    /** Tokens per prompt (32 in SAM3). */
+    public int contextLength() {
+        return encoder.contextLength();
+    }
+}
