@@ -10,13 +10,11 @@ import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.config.Sam3ConfigReader;
 import io.sam3stream.parity.StageComparison;
 import io.sam3stream.weights.RawTensor;
+import io.sam3stream.weights.CheckpointLoader;
 import io.sam3stream.weights.SafetensorsFile;
 import io.sam3stream.weights.WeightSource;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The tiny golden set shipped in the test resources ({@code golden/sam3-tiny}): upstream SAM3's weights, inputs
@@ -57,17 +55,10 @@ public final class TinyGolden {
         return inputs;
     }
 
-    /**
-     * The golden weights under canonical names. Until the PyTorch checkpoint reader lands this reads the
-     * canonical safetensors copy from the shared golden folder, stripping the {@code detector.} prefix.
-     */
+    /** The golden weights under canonical names, read from the upstream-layout PyTorch checkpoint. */
     public static synchronized WeightSource weights() {
         if (weights == null) {
-            Path file = Path.of("..", "..", "shared", "golden", "sam3-tiny", "sam3-tiny.safetensors");
-            if (!Files.exists(file)) {
-                file = Path.of("..", "shared", "golden", "sam3-tiny", "sam3-tiny.safetensors");
-            }
-            weights = new DetectorPrefixed(SafetensorsFile.open(file.toAbsolutePath().normalize()));
+            weights = CheckpointLoader.open(dir().resolve("sam3-tiny.pt"));
         }
         return weights;
     }
@@ -98,39 +89,5 @@ public final class TinyGolden {
     public static void assertStage(String stage, NDArray actual) {
         StageComparison c = compare(stage, actual);
         assertTrue(c.passed(), c.reportLine());
-    }
-
-    /** Strips {@code detector.} and drops the complex RoPE tables, as the checkpoint loader does. */
-    private static final class DetectorPrefixed implements WeightSource {
-        private final SafetensorsFile file;
-        private final Set<String> names;
-
-        DetectorPrefixed(SafetensorsFile file) {
-            this.file = file;
-            this.names = file.names().stream()
-                    .filter(n -> n.startsWith("detector.") && !n.endsWith(".freqs_cis"))
-                    .map(n -> n.substring("detector.".length()))
-                    .collect(Collectors.toUnmodifiableSet());
-        }
-
-        @Override
-        public Set<String> names() {
-            return names;
-        }
-
-        @Override
-        public RawTensor get(String name) {
-            return file.get("detector." + name);
-        }
-
-        @Override
-        public String description() {
-            return file.description();
-        }
-
-        @Override
-        public void close() {
-            file.close();
-        }
     }
 }
