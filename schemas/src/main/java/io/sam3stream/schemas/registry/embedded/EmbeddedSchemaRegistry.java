@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * A small schema registry that speaks the Confluent REST API (the subset {@link RegistryHttpHandler} lists), for
  * the local stack and the tests, where Confluent's registry cannot run. Global ids deduplicated by schema
  * content, numbered versions per subject, compatibility enforced at registration (BACKWARD unless configured
- * otherwise). Given a data directory it keeps its state there, so ids stay valid for records that outlive a
- * restart. Production points its clients at a real registry instead.
+ * otherwise). Given a Kafka cluster it keeps its state in the compacted topic {@code _sam3_schemas}, so ids
+ * stay valid for records that outlive a restart. Production points its clients at a real registry instead.
  */
 public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
@@ -27,11 +26,13 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService executor;
+    private final RegistryState state;
     private final URI url;
 
-    private EmbeddedSchemaRegistry(HttpServer server, ExecutorService executor) {
+    private EmbeddedSchemaRegistry(HttpServer server, ExecutorService executor, RegistryState state) {
         this.server = server;
         this.executor = executor;
+        this.state = state;
         this.url = urlOf(server.getAddress());
     }
 
@@ -41,16 +42,18 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     }
 
     /**
-     * Starts a registry on {@code address} that keeps its state in {@code dataDir}, resuming whatever state a
-     * previous run left there.
+     * Starts a registry on {@code address} that keeps its state in the compacted topic {@code _sam3_schemas} of
+     * the Kafka cluster at {@code bootstrapServers}, resuming whatever state a previous run left there.
      *
      * @throws IOException when the port cannot be bound or the saved state cannot be read
      */
-    public static EmbeddedSchemaRegistry start(InetSocketAddress address, Path dataDir) throws IOException {
-        return start(address, new RegistryState(new RegistryStateFile(dataDir)));
+    public static EmbeddedSchemaRegistry start(InetSocketAddress address, String bootstrapServers)
+            throws IOException {
+        return start(address, new RegistryState(
+                new KafkaRegistryStore(bootstrapServers, KafkaRegistryStore.DEFAULT_TOPIC)));
     }
 
-    private static EmbeddedSchemaRegistry start(InetSocketAddress address, RegistryState state) throws IOException {
+    static EmbeddedSchemaRegistry start(InetSocketAddress address, RegistryState state) throws IOException {
         HttpServer server = HttpServer.create(address, 0);
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(HANDLER_THREADS, task -> {
@@ -61,7 +64,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
         server.createContext("/", new RegistryHttpHandler(state));
         server.setExecutor(executor);
         server.start();
-        EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(server, executor);
+        EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(server, executor, state);
         LOG.info("schema registry listening on {}", registry.url());
         return registry;
     }
@@ -92,19 +95,20 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        state.close();
     }
 
     /**
-     * Runs a registry until the process is stopped: {@code EmbeddedSchemaRegistry PORT [DATA_DIR]} listens on all
-     * interfaces at PORT and keeps its state in DATA_DIR when given.
+     * Runs a registry until the process is stopped: {@code EmbeddedSchemaRegistry PORT [BOOTSTRAP_SERVERS]}
+     * listens on all interfaces at PORT and keeps its state in that Kafka cluster when given.
      */
     public static void main(String[] args) throws IOException {
         if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: EmbeddedSchemaRegistry PORT [DATA_DIR]");
+            System.err.println("usage: EmbeddedSchemaRegistry PORT [BOOTSTRAP_SERVERS]");
             System.exit(2);
         }
         InetSocketAddress address = new InetSocketAddress(Integer.parseInt(args[0]));
-        EmbeddedSchemaRegistry registry = args.length == 2 ? start(address, Path.of(args[1])) : start(address);
+        EmbeddedSchemaRegistry registry = args.length == 2 ? start(address, args[1]) : start(address);
         Runtime.getRuntime().addShutdownHook(new Thread(registry::close, "schema-registry-shutdown"));
     }
 }

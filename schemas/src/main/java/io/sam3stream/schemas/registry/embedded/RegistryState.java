@@ -19,12 +19,12 @@ import org.apache.avro.Schema;
  * default is exactly what makes an added field readable, so a schema that differs only by a default must get its
  * own id.
  *
- * <p>With a state file, every change is saved before it is acknowledged; a change that cannot be saved is undone
+ * <p>With a store, every change is saved before it is acknowledged; a change that cannot be saved is undone
  * and reported. All methods are synchronized: registrations are rare and tiny.
  */
 final class RegistryState {
 
-    private final RegistryStateFile stateFile;
+    private final RegistryStore store;
     private CompatibilityLevel globalLevel;
     private final Map<String, CompatibilityLevel> subjectLevels = new TreeMap<>();
     private final TreeMap<Integer, Schema> schemasById = new TreeMap<>();
@@ -33,17 +33,24 @@ final class RegistryState {
 
     /** A registry that forgets everything when it stops. */
     RegistryState() {
-        this.stateFile = null;
+        this.store = null;
         restore(RegistrySnapshot.empty());
     }
 
-    /** A registry that loads its state from {@code stateFile} and saves every change there. */
-    RegistryState(RegistryStateFile stateFile) throws IOException {
-        this.stateFile = stateFile;
+    /** A registry that loads its state from {@code store} and saves every change there. */
+    RegistryState(RegistryStore store) throws IOException {
+        this.store = store;
         try {
-            restore(stateFile.load());
+            restore(store.load());
         } catch (RuntimeException e) {
-            throw new IOException("the schema registry state " + stateFile.path() + " is inconsistent: " + e, e);
+            throw new IOException("the schema registry state in " + store.describe() + " is inconsistent: " + e, e);
+        }
+    }
+
+    /** Releases the store (if any). */
+    synchronized void close() {
+        if (store != null) {
+            store.close();
         }
     }
 
@@ -173,9 +180,9 @@ final class RegistryState {
     private <R> R mutate(Supplier<R> change) {
         RegistrySnapshot before = snapshot();
         R result = change.get();
-        if (stateFile != null) {
+        if (store != null) {
             try {
-                stateFile.save(snapshot());
+                store.save(snapshot());
             } catch (IOException e) {
                 restore(before);
                 throw RegistryApiException.backendStore(e.toString());

@@ -12,23 +12,58 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** A registry with a data directory keeps its ids, versions and levels across restarts. */
+/** A registry backed by a Kafka topic keeps its ids, versions and levels across restarts. */
 class EmbeddedSchemaRegistryPersistenceTest {
 
     private static final InetSocketAddress ANY_LOOPBACK_PORT =
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
-    @TempDir
-    Path dataDir;
+    private static KafkaClusterTestKit cluster;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .build();
+        cluster.format();
+        cluster.startup();
+        cluster.waitForReadyBrokers();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        cluster.close();
+    }
+
+    private static EmbeddedSchemaRegistry start(String topic) throws IOException {
+        return EmbeddedSchemaRegistry.start(ANY_LOOPBACK_PORT,
+                new RegistryState(new KafkaRegistryStore(cluster.bootstrapServers(), topic)));
+    }
+
+    private static void writeState(String topic, String json) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", cluster.bootstrapServers()), new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, 0, "state", json)).get();
+        }
+    }
 
     @Test
     void restartedRegistryServesTheSameIdsAndVersions() throws IOException {
-        try (EmbeddedSchemaRegistry first = EmbeddedSchemaRegistry.start(ANY_LOOPBACK_PORT, dataDir)) {
+        try (EmbeddedSchemaRegistry first = start("schemas-restart")) {
             RegistryHttp http = new RegistryHttp(first.url());
             http.register("a-value", A_INT);
             http.register("a-value", A_INT_B_DEFAULTED);
@@ -36,7 +71,7 @@ class EmbeddedSchemaRegistryPersistenceTest {
             http.put("/config/b-value", "{\"compatibility\":\"NONE\"}");
         }
 
-        try (EmbeddedSchemaRegistry second = EmbeddedSchemaRegistry.start(ANY_LOOPBACK_PORT, dataDir)) {
+        try (EmbeddedSchemaRegistry second = start("schemas-restart")) {
             RegistryHttp http = new RegistryHttp(second.url());
             assertEquals(A_INT.toString(), http.get("/schemas/ids/1").body().get("schema").asText());
             assertEquals(2, http.get("/subjects/a-value/versions/latest").body().get("id").asInt());
@@ -49,19 +84,32 @@ class EmbeddedSchemaRegistryPersistenceTest {
     }
 
     @Test
-    void unreadableStateStopsTheStartRatherThanResettingIds() throws IOException {
-        Files.writeString(dataDir.resolve(RegistryStateFile.FILE_NAME), "{\"schemas\": {\"1\": ");
+    void unreadableStateStopsTheStartRatherThanResettingIds() throws Exception {
+        start("schemas-garbage").close();
+        writeState("schemas-garbage", "{\"schemas\": {\"1\": ");
 
-        IOException failure = assertThrows(IOException.class,
-                () -> EmbeddedSchemaRegistry.start(ANY_LOOPBACK_PORT, dataDir));
-        assertTrue(failure.getMessage().contains(RegistryStateFile.FILE_NAME), failure.getMessage());
+        IOException failure = assertThrows(IOException.class, () -> start("schemas-garbage"));
+        assertTrue(failure.getMessage().contains("schemas-garbage"), failure.getMessage());
     }
 
     @Test
-    void stateReferringToAMissingSchemaStopsTheStart() throws IOException {
-        Files.writeString(dataDir.resolve(RegistryStateFile.FILE_NAME),
-                "{\"compatibility\":\"BACKWARD\",\"schemas\":{},\"subjects\":{\"s-value\":[1]}}");
+    void stateReferringToAMissingSchemaStopsTheStart() throws Exception {
+        start("schemas-dangling").close();
+        writeState("schemas-dangling", "{\"compatibility\":\"BACKWARD\",\"schemas\":{},\"subjects\":{\"s-value\":[1]}}");
 
-        assertThrows(IOException.class, () -> EmbeddedSchemaRegistry.start(ANY_LOOPBACK_PORT, dataDir));
+        assertThrows(IOException.class, () -> start("schemas-dangling"));
+    }
+
+    @Test
+    void theStateTopicIsCompacted() throws Exception {
+        start("schemas-compacted").close();
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "schemas-compacted");
+            String policy = admin.describeConfigs(java.util.List.of(resource)).all().get()
+                    .get(resource).get("cleanup.policy").value();
+            assertEquals("compact", policy);
+        }
     }
 }
