@@ -94,8 +94,8 @@ void IslandDevice::run_fusion_encoder(const sam3n_tensor* image_features, const 
     require_argument(image_features->dtype == SAM3N_F32 && image_features->rank == 3 &&
                          (image_features->shape[0] == 1 || image_features->shape[0] == batch) &&
                          image_features->shape[1] > 0 && image_features->shape[2] == d,
-                     "image_features: expected F32 (1 or " + std::to_string(batch) + ", HW, " + std::to_string(d) +
-                         "), got " + dtype_name(image_features->dtype) + " " +
+                     "image_features: expected F32 (" + (batch == 1 ? "1" : "1 or " + std::to_string(batch)) +
+                         ", HW, " + std::to_string(d) + "), got " + dtype_name(image_features->dtype) + " " +
                          shape_string(shape_of(*image_features)));
     const int64_t tokens = image_features->shape[1];
     expect_tensor("pos", pos, SAM3N_F32, {tokens, d});

@@ -39,7 +39,8 @@ Tensor flash_attention(const TtContext& ctx, const Tensor& q, const Tensor& k, c
 
 /**
  * Attention to a short, padded key sequence (the prompt): softmax(q k^T + bias) v with an additive key bias
- * (B, 1, 1, P) that is 0 for valid keys and a large negative number for padding. q must be pre-scaled.
+ * (B, 1, S, P), 0 for valid keys and a large negative number for padding, broadcast over the heads. q must be
+ * pre-scaled.
  */
 Tensor masked_attention(const TtContext& ctx, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& bias);
 

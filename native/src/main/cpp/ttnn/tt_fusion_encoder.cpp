@@ -106,7 +106,7 @@ TracedGraph& TtFusionEncoder::graph_for(const ShapeKey& key) {
         ctx_.allocate(::ttnn::Shape({u32(batch), u32(tokens), d}), ::ttnn::DataType::BFLOAT16),
         ctx_.allocate(::ttnn::Shape({1, u32(tokens), d}), ::ttnn::DataType::BFLOAT16),
         ctx_.allocate(::ttnn::Shape({u32(batch), u32(prompt_len), d}), ::ttnn::DataType::BFLOAT16),
-        ctx_.allocate(::ttnn::Shape({u32(batch), 1, 1, u32(prompt_len)}), ::ttnn::DataType::BFLOAT16)};
+        ctx_.allocate(::ttnn::Shape({u32(batch), 1, u32(tokens), u32(prompt_len)}), ::ttnn::DataType::BFLOAT16)};
     auto graph = std::make_unique<TracedGraph>(
         ctx_, std::move(inputs),
         [this](const std::vector<Tensor>& in) { return forward(in[0], in[1], in[2], in[3]); }, traced_ && fused_);
@@ -122,7 +122,10 @@ void TtFusionEncoder::run(const EncoderBatch& in, float* memory) {
     // zero tokens, so that all prompts of one length class share a graph.
     std::vector<float> features(static_cast<std::size_t>(in.batch) * rows);
     std::vector<float> prompt(static_cast<std::size_t>(in.batch) * static_cast<std::size_t>(padded * d), 0.0f);
-    std::vector<float> bias(static_cast<std::size_t>(in.batch) * static_cast<std::size_t>(padded), kPaddingBias);
+    // The key bias is spelled out for every query row and broadcast only over the heads.
+    const auto key_row = static_cast<std::size_t>(padded);
+    std::vector<float> bias(static_cast<std::size_t>(in.batch) * static_cast<std::size_t>(in.tokens) * key_row,
+                            kPaddingBias);
     for (int b = 0; b < in.batch; ++b) {
         const float* src = in.image_features + (in.feature_batch == 1 ? 0 : static_cast<std::size_t>(b) * rows);
         std::copy(src, src + rows, features.begin() + static_cast<std::ptrdiff_t>(b * rows));
@@ -130,8 +133,13 @@ void TtFusionEncoder::run(const EncoderBatch& in, float* memory) {
             const float* token = in.prompt + (static_cast<std::size_t>(b) * in.prompt_len + p) * d;
             std::copy(token, token + d,
                       prompt.begin() + static_cast<std::ptrdiff_t>((static_cast<std::size_t>(b) * padded + p) * d));
-            if (in.prompt_mask[b * in.prompt_len + p] == 0) {
-                bias[static_cast<std::size_t>(b * padded + p)] = 0.0f;
+        }
+        for (int q = 0; q < in.tokens; ++q) {
+            float* row = bias.data() + (static_cast<std::size_t>(b) * in.tokens + q) * key_row;
+            for (int p = 0; p < in.prompt_len; ++p) {
+                if (in.prompt_mask[b * in.prompt_len + p] == 0) {
+                    row[p] = 0.0f;
+                }
             }
         }
     }
@@ -143,7 +151,7 @@ void TtFusionEncoder::run(const EncoderBatch& in, float* memory) {
         ctx_.host_tensor(features, ::ttnn::Shape({batch, tokens, width}), ::ttnn::DataType::BFLOAT16),
         ctx_.host_tensor(pos, ::ttnn::Shape({1, tokens, width}), ::ttnn::DataType::BFLOAT16),
         ctx_.host_tensor(prompt, ::ttnn::Shape({batch, u32(padded), width}), ::ttnn::DataType::BFLOAT16),
-        ctx_.host_tensor(bias, ::ttnn::Shape({batch, 1, 1, u32(padded)}), ::ttnn::DataType::BFLOAT16)};
+        ctx_.host_tensor(bias, ::ttnn::Shape({batch, 1, tokens, u32(padded)}), ::ttnn::DataType::BFLOAT16)};
     std::vector<float> out = ctx_.read(graph_for({in.batch, in.tokens, padded}).run(host));
     std::copy(out.begin(), out.end(), memory);
 }

@@ -9,6 +9,7 @@ import io.sam3stream.device.DeviceExecutor;
 import io.sam3stream.device.DeviceOptions;
 import io.sam3stream.device.DeviceStatus;
 import io.sam3stream.device.DeviceTensor;
+import io.sam3stream.device.IslandDevice;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.weights.WeightSource;
 
@@ -21,7 +22,8 @@ import io.sam3stream.weights.WeightSource;
 public final class NativeIslands implements AutoCloseable {
 
     private final DeviceExecutor device;
-    private final String description;
+    /** Refreshed on the device thread after every run, so reading it never waits for the device. */
+    private volatile String description;
 
     private NativeIslands(DeviceExecutor device, String description) {
         this.device = device;
@@ -57,7 +59,7 @@ public final class NativeIslands implements AutoCloseable {
      */
     public NDArray backbone(NDArray image) {
         DeviceTensor in = tensor(image);
-        DeviceTensor out = device.call(d -> d.runBackbone(in));
+        DeviceTensor out = device.call(d -> afterRun(d, d.runBackbone(in)));
         return array(image.getManager(), out);
     }
 
@@ -76,11 +78,14 @@ public final class NativeIslands implements AutoCloseable {
         DeviceTensor position = tensor(pos);
         DeviceTensor tokens = tensor(prompt);
         DeviceTensor mask = tensor(promptMask);
-        DeviceTensor memory = device.call(d -> d.runFusionEncoder(features, position, tokens, mask));
+        DeviceTensor memory = device.call(d -> afterRun(d, d.runFusionEncoder(features, position, tokens, mask)));
         return array(imageFeatures.getManager(), memory);
     }
 
-    /** The implementation and device serving the islands, as the native library describes them. */
+    /**
+     * The implementation and device serving the islands as the native library last described them, e.g. whether
+     * the ttnn traces have been captured (which happens on the first runs).
+     */
     public String describe() {
         return description;
     }
@@ -89,6 +94,12 @@ public final class NativeIslands implements AutoCloseable {
     @Override
     public void close() {
         device.close();
+    }
+
+    /** Records the description a run may have changed (the ttnn traces are captured by the first runs). */
+    private <T> T afterRun(IslandDevice d, T result) {
+        description = d.describe();
+        return result;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.sam3stream.backend.nativebridge;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
@@ -59,6 +61,11 @@ class NativeIslandsGoldenTest {
 
         TinyGolden.assertStage("p0.encoder.memory", memory.get("0:1").transpose(1, 0, 2));
         TinyGolden.assertStage("p2.encoder.memory", memory.get("1:2").transpose(1, 0, 2));
+    }
+
+    @Test
+    void describesTheImplementationServingTheIslands() {
+        assertTrue(islands.describe().startsWith("host: fp32 on 2 threads"), islands.describe());
     }
 
     /** The 1x neck level (1, d, G, G) flattened row-major to (1, G*G, d), as the encoder's input. */
