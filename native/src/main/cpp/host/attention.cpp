@@ -10,8 +10,8 @@ namespace sam3n::host {
 
 namespace {
 
-// Query rows per task: the task's score rows (kQueryRows x kv_len) stay in L2 for the 5184-token global
-// attention while bounding the memory to far below the full kv_len^2 matrix.
+// Query rows per task: a task holds kQueryRows x kv_len scores (2 MB for the 5184-token global attention)
+// instead of the whole kv_len^2 matrix, and a head still splits into enough tasks to keep every thread busy.
 constexpr int64_t kQueryRows = 96;
 
 }  // namespace
