@@ -7,7 +7,8 @@ public enum ImageFormat {
     PNG,
     JPEG;
 
-    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    /** The eight bytes every PNG file starts with (PNG specification §5.2); never modified. */
+    static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     /**
      * The format of an encoded image.
