@@ -33,9 +33,9 @@ public enum ImageFormat {
                     "the image is truncated: only " + data.length + " bytes");
         }
         String known = knownOtherFormat(data);
-        throw new ImageRejectedException(RejectionReason.UNSUPPORTED_FORMAT,
-                (known == null ? "the data is not an image format this service reads" : known + " images are not supported")
-                        + "; send PNG or JPEG");
+        String what = known == null ? "the data is not an image format this service reads"
+                : known + " images are not supported";
+        throw new ImageRejectedException(RejectionReason.UNSUPPORTED_FORMAT, what + "; send PNG or JPEG");
     }
 
     private static String knownOtherFormat(byte[] data) {

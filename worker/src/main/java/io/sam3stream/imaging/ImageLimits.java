@@ -15,16 +15,19 @@ public record ImageLimits(int maxSide, long maxPixels) {
     /** Limits of the reference server: sides up to 4096, so at most 4096² pixels. */
     public static final ImageLimits DEFAULT = ofMaxSide(DEFAULT_MAX_SIDE);
 
+    /** The most pixels whose RGB bytes fit in one Java array. */
+    public static final long LARGEST_DECODABLE_PIXELS = (Integer.MAX_VALUE - 8) / 3;
+
     public ImageLimits {
-        if (maxSide < 1 || maxPixels < 1) {
-            throw new IllegalArgumentException("image limits must be positive: maxSide " + maxSide
-                    + ", maxPixels " + maxPixels);
+        if (maxSide < 1 || maxPixels < 1 || maxPixels > LARGEST_DECODABLE_PIXELS) {
+            throw new IllegalArgumentException("image limits must be positive and maxPixels at most "
+                    + LARGEST_DECODABLE_PIXELS + ": maxSide " + maxSide + ", maxPixels " + maxPixels);
         }
     }
 
-    /** Limits that bound the sides only (pixels up to {@code maxSide²}). */
+    /** Limits that bound the sides only (pixels up to {@code maxSide²}, or as many as can be decoded). */
     public static ImageLimits ofMaxSide(int maxSide) {
-        return new ImageLimits(maxSide, (long) maxSide * maxSide);
+        return new ImageLimits(maxSide, Math.min((long) maxSide * maxSide, LARGEST_DECODABLE_PIXELS));
     }
 
     /**

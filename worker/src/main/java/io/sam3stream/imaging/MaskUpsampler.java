@@ -8,9 +8,10 @@ package io.sam3stream.imaging;
  *
  * <p>Taps and weights are PyTorch's ({@link BilinearAxis}) and each output is evaluated in the order of its generic
  * bilinear kernel, {@code (x₀₀·w₀ + x₀₁·w₁)·h₀ + (x₁₀·w₀ + x₁₁·w₁)·h₁}: the width interpolation of a source row is
- * computed once and shared by every output row that reads it. Builds of PyTorch differ in the last bit (fused
- * multiply-adds, a channels-last variant that sums the four products), so logits agree with upstream to a few ulp;
- * a binary pixel can only differ where |logit| is below about 1e-6.
+ * computed once and shared by every output row that reads it. PyTorch builds differ from one another in the last
+ * bit of this arithmetic (fused multiply-adds; a channels-last variant that sums the four products instead), so
+ * results agree with upstream to rounding, and a binary pixel can only differ where the logit is within rounding
+ * of 0.
  *
  * <p>One instance serves every mask of one image size; it is immutable and thread-safe.
  */

@@ -47,7 +47,7 @@ final class PngDecoder {
         }
 
         PngPixelConverter converter = new PngPixelConverter(header, plte);
-        byte[] rgb = new byte[Math.multiplyExact(Math.multiplyExact(width, height), 3)];
+        byte[] rgb = new byte[width * height * 3]; // bounded by ImageLimits.LARGEST_DECODABLE_PIXELS
         Inflater inflater = new Inflater();
         try {
             ImageData imageData = new ImageData(chunks, inflater);

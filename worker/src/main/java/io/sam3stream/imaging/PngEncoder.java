@@ -7,14 +7,12 @@ import java.util.zip.Deflater;
 
 /**
  * A small PNG writer (PNG specification §11): signature, IHDR, a single IDAT holding the zlib stream of all
- * scanlines, IEND. Scanlines use filter type 0 (none); for masks the deflater's own matching already turns runs of
- * 0 and 255 into a few bytes, and skipping filter selection keeps encoding well under the cost of upsampling.
+ * scanlines, IEND; scanlines use filter type 0 (none). Masks are compressed by {@link MaskScanlineDeflater}, which
+ * knows they are runs of 0 and 255; images by {@link Deflater}.
  */
 public final class PngEncoder {
 
-    /** Fast deflate: a 1920x1080 mask compresses to a few KiB in a few milliseconds. */
-    private static final int MASK_LEVEL = 1;
-    /** Overlays are photographs with flat regions; the default level halves their size for a few ms more. */
+    /** Images (overlays) are looked at, not produced in bulk: zlib's default trade of size for time suits them. */
     private static final int IMAGE_LEVEL = Deflater.DEFAULT_COMPRESSION;
     private static final int GREY = 0;
     private static final int TRUECOLOUR = 2;
@@ -23,26 +21,14 @@ public final class PngEncoder {
 
     /** An 8-bit greyscale PNG of the mask: 255 inside the instance, 0 outside. */
     public static byte[] encodeMask(BinaryMask mask) {
-        byte[] pixels = mask.pixels();
-        int width = mask.width();
-        byte[] row = new byte[1 + width];
-        try (ZlibScanlines scanlines = new ZlibScanlines(MASK_LEVEL, (long) mask.height() * row.length)) {
-            for (int y = 0; y < mask.height(); y++) {
-                int o = y * width;
-                for (int x = 0; x < width; x++) {
-                    row[1 + x] = (byte) -pixels[o + x]; // 1 → 0xff, 0 → 0
-                }
-                scanlines.add(row);
-            }
-            return png(width, mask.height(), GREY, scanlines.finish());
-        }
+        return png(mask.width(), mask.height(), GREY, MaskScanlineDeflater.compress(mask));
     }
 
     /** An 8-bit RGB PNG of the image. */
     public static byte[] encodeRgb(RgbImage image) {
         int rowBytes = image.width() * 3;
         byte[] row = new byte[1 + rowBytes];
-        try (ZlibScanlines scanlines = new ZlibScanlines(IMAGE_LEVEL, (long) image.height() * row.length)) {
+        try (ZlibScanlines scanlines = new ZlibScanlines((long) image.height() * row.length)) {
             for (int y = 0; y < image.height(); y++) {
                 System.arraycopy(image.pixels(), y * rowBytes, row, 1, rowBytes);
                 scanlines.add(row);
@@ -93,8 +79,8 @@ public final class PngEncoder {
         private final ByteArrayOutputStream compressed;
         private final byte[] buffer = new byte[1 << 16];
 
-        ZlibScanlines(int level, long rawBytes) {
-            deflater = new Deflater(level);
+        ZlibScanlines(long rawBytes) {
+            deflater = new Deflater(IMAGE_LEVEL);
             compressed = new ByteArrayOutputStream((int) Math.min(1 << 20, rawBytes / 16 + 64));
         }
 

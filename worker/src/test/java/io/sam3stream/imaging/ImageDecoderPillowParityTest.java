@@ -39,6 +39,42 @@ class ImageDecoderPillowParityTest {
         assertEquals(pillowDigest, Sha256.of(image.pixels()));
     }
 
+    @Test
+    void exifOrientationIsNotApplied() {
+        // stored 45x37 with orientation 6 ("rotate 90° clockwise to display"): Image.open keeps the stored grid
+        RgbImage image = decoder.decode(DecoderFixtures.resource("jpeg_exif_rotated.jpg"));
+
+        assertEquals(45, image.width());
+        assertEquals(37, image.height());
+    }
+
+    @Test
+    void sixteenBitGreyIsClampedTo255NotScaled() {
+        // the first row of the fixture holds 0, 1, 255, 256, 300
+        RgbImage image = decoder.decode(DecoderFixtures.resource("gray16_small_values.png"));
+
+        int[] firstRow = new int[5];
+        for (int x = 0; x < 5; x++) {
+            firstRow[x] = image.sample(x, 0, 0);
+            assertEquals(firstRow[x], image.sample(x, 0, 2), "grey is replicated");
+        }
+        assertArrayEquals(new int[] {0, 1, 255, 255, 255}, firstRow);
+    }
+
+    @Test
+    void transparencyIsDroppedNotComposited() {
+        // palette entry 0 = (200, 100, 50), fully transparent through tRNS; one 8-bit index per pixel
+        byte[] palettePng = TestPngs.withHeader(2, 1, 8, 3, 0)
+                .chunk("PLTE", new byte[] {(byte) 200, 100, 50, 1, 2, 3})
+                .chunk("tRNS", new byte[] {0})
+                .idat(new byte[] {0, 0, 1}).end().bytes();
+        // RGBA pixel (10, 20, 30) with alpha 0
+        byte[] rgbaPng = TestPngs.withHeader(1, 1, 8, 6, 0).idat(new byte[] {0, 10, 20, 30, 0}).end().bytes();
+
+        assertArrayEquals(new byte[] {(byte) 200, 100, 50, 1, 2, 3}, decoder.decode(palettePng).pixels());
+        assertArrayEquals(new byte[] {10, 20, 30}, decoder.decode(rgbaPng).pixels());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void headerDeclaresTheDecodedSize(DecoderFixtures.Fixture fixture) {

@@ -184,6 +184,13 @@ class ImageDecoderRejectionTest {
     }
 
     @Test
+    void limitsBeyondTheLargestDecodableImageAreRefused() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new ImageLimits(100_000, ImageLimits.LARGEST_DECODABLE_PIXELS + 1));
+        assertEquals(ImageLimits.LARGEST_DECODABLE_PIXELS, ImageLimits.ofMaxSide(100_000).maxPixels());
+    }
+
+    @Test
     void cmykJpegIsAnUnsupportedEncoding() {
         ImageRejectedException e = assertThrows(ImageRejectedException.class,
                 () -> decoder.decode(DecoderFixtures.resource("jpeg_cmyk.jpg")));

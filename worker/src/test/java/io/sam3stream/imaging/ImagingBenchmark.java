@@ -5,6 +5,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -106,22 +107,34 @@ public final class ImagingBenchmark {
         return logits;
     }
 
-    private static double[] time(Runnable work) {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** Sorted wall milliseconds of each timed run, and the process CPU milliseconds per run on average. */
+    private record Timings(double[] wallMs, double cpuMsPerRun) {}
+
+    private static Timings time(Runnable work) {
         for (int i = 0; i < WARMUP_RUNS; i++) {
             work.run();
         }
-        double[] ms = new double[TIMED_RUNS];
+        double[] wall = new double[TIMED_RUNS];
+        long cpuStart = OS.getProcessCpuTime(); // coarse ticks: only the total over all runs is meaningful
         for (int i = 0; i < TIMED_RUNS; i++) {
             long start = System.nanoTime();
             work.run();
-            ms[i] = (System.nanoTime() - start) / 1e6;
+            wall[i] = (System.nanoTime() - start) / 1e6;
         }
-        Arrays.sort(ms);
-        return ms;
+        double cpuPerRun = (OS.getProcessCpuTime() - cpuStart) / 1e6 / TIMED_RUNS;
+        Arrays.sort(wall);
+        return new Timings(wall, cpuPerRun);
     }
 
-    private static void report(String what, double[] sortedMs) {
-        System.out.printf("%-42s median %6.1f ms  (min %6.1f, max %6.1f, %d runs)%n", what,
-                sortedMs[sortedMs.length / 2], sortedMs[0], sortedMs[sortedMs.length - 1], sortedMs.length);
+    /**
+     * Median and minimum wall time, and the CPU time of the whole process per run (all threads, GC included): on a
+     * machine shared with other work, CPU time is the steadier measure of the work itself.
+     */
+    private static void report(String what, Timings t) {
+        System.out.printf("%-42s wall median %6.1f ms (min %6.1f)   cpu %6.1f ms   [%d runs]%n", what,
+                t.wallMs()[TIMED_RUNS / 2], t.wallMs()[0], t.cpuMsPerRun(), TIMED_RUNS);
     }
 }

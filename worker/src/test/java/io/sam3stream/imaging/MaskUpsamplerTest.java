@@ -11,8 +11,9 @@ class MaskUpsamplerTest {
 
     @Test
     void twoByTwoToFourByFourFollowsHalfPixelCentres() {
-        // scale 0.5: output i samples source position max(0, 0.5·(i + 0.5) − 0.5) = 0, 0.25, 0.75, 1.25→clamped tap
-        // so each axis weighs (x0, x1) as (1,0), (0.75,0.25), (0.25,0.75), (0,1)
+        // scale 0.5: output i samples source position max(0, 0.5·(i + 0.5) − 0.5) = 0, 0.25, 0.75, 1.25, and
+        // the tap after the last source pixel is the last pixel again, so each axis weighs (x0, x1) as
+        // (1, 0), (0.75, 0.25), (0.25, 0.75), (0, 1)
         float[] grid = {0, 1, 2, 3};
 
         float[] up = MaskUpsampler.of(2, 2, 4, 4).upsampleLogits(grid, 0);
