@@ -124,6 +124,32 @@ def write_expected(file_name, manifest):
     manifest.append(f"{file_name} {rgb.width} {rgb.height} {img.mode}")
 
 
+def rewrite_jpeg_header(data, ids=None, adobe=None):
+    """Drops the JFIF (APP0) segment, optionally renumbers the three components (in SOF0 and SOS) and adds an
+    Adobe (APP14) segment with the given colour transform; the entropy-coded data is kept as it is."""
+    out = bytearray(data[:2])
+    pos = 2
+    while True:
+        marker = data[pos + 1]
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        segment = bytearray(data[pos:pos + 2 + length])
+        pos += 2 + length
+        if marker == 0xE0:
+            if adobe is not None:
+                body = b"Adobe" + struct.pack(">HHHB", 100, 0, 0, adobe)
+                out += b"\xff\xee" + struct.pack(">H", len(body) + 2) + body
+            continue
+        if ids is not None and marker == 0xC0:
+            for k in range(3):
+                segment[10 + 3 * k] = ids[k]
+        if ids is not None and marker == 0xDA:
+            for k in range(3):
+                segment[5 + 2 * k] = ids[k]
+        out += segment
+        if marker == 0xDA:
+            return bytes(out + data[pos:])
+
+
 def main():
     manifest = []
     pngs = []
@@ -185,6 +211,19 @@ def main():
     profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
     rgb.save(os.path.join(HERE, "jpeg_icc.jpg"), "JPEG", quality=85, icc_profile=profile)
     write_expected("jpeg_icc.jpg", manifest)
+    # colour interpretation without a JFIF marker follows libjpeg(-turbo): Adobe transform, else component IDs
+    baseline = open(os.path.join(HERE, "jpeg444.jpg"), "rb").read()
+    variants = {
+        "jpeg_no_jfif_ids012": dict(ids=(0, 1, 2)),  # unknown IDs: libjpeg assumes YCbCr
+        "jpeg_no_jfif_ids_rgb": dict(ids=(82, 71, 66)),  # 'R', 'G', 'B': no colour conversion
+        "jpeg_adobe_transform0": dict(adobe=0),  # Adobe, transform 0: RGB
+        "jpeg_adobe_transform2": dict(adobe=2),  # Adobe, unknown transform: libjpeg warns, assumes YCbCr
+    }
+    for name, change in variants.items():
+        with open(os.path.join(HERE, name + ".jpg"), "wb") as f:
+            f.write(rewrite_jpeg_header(baseline, **change))
+        write_expected(name + ".jpg", manifest)
+
     # CMYK is refused by the decoder, so it has no expected pixels
     rgb.convert("CMYK").save(os.path.join(HERE, "jpeg_cmyk.jpg"), "JPEG", quality=85)
 

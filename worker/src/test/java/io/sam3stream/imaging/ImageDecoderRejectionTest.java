@@ -214,29 +214,25 @@ class ImageDecoderRejectionTest {
         assertEquals(new ImageHeader(ImageFormat.JPEG, 640, 427), header);
     }
 
-    /** SOI, then a frame header (SOFn) with the given fields and nothing after it. */
+    /** SOI, a frame header (SOFn) with the given fields and the header of a first scan, without scan data. */
     private static byte[] jpegFrameOnly(int sofMarker, int precision, int height, int width, int components) {
-        int length = 8 + 3 * components;
-        byte[] data = new byte[4 + 2 + length];
-        int p = 0;
-        data[p++] = (byte) 0xff;
-        data[p++] = (byte) 0xd8;
-        data[p++] = (byte) 0xff;
-        data[p++] = (byte) sofMarker;
-        data[p++] = (byte) (length >> 8);
-        data[p++] = (byte) length;
-        data[p++] = (byte) precision;
-        data[p++] = (byte) (height >> 8);
-        data[p++] = (byte) height;
-        data[p++] = (byte) (width >> 8);
-        data[p++] = (byte) width;
-        data[p++] = (byte) components;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[] {(byte) 0xff, (byte) 0xd8});
+        int frameLength = 8 + 3 * components;
+        out.writeBytes(new byte[] {(byte) 0xff, (byte) sofMarker, (byte) (frameLength >> 8), (byte) frameLength,
+            (byte) precision, (byte) (height >> 8), (byte) height, (byte) (width >> 8), (byte) width,
+            (byte) components});
         for (int c = 1; c <= components; c++) {
-            data[p++] = (byte) c;
-            data[p++] = (byte) 0x11;
-            data[p++] = 0;
+            out.writeBytes(new byte[] {(byte) c, 0x11, 0});
         }
-        return data;
+        int scanLength = 6 + 2 * components;
+        out.writeBytes(new byte[] {(byte) 0xff, (byte) 0xda, (byte) (scanLength >> 8), (byte) scanLength,
+            (byte) components});
+        for (int c = 1; c <= components; c++) {
+            out.writeBytes(new byte[] {(byte) c, 0});
+        }
+        out.writeBytes(new byte[] {0, 63, 0});
+        return out.toByteArray();
     }
 
     /** Bytes allocated on this thread while running {@code body}. */
