@@ -64,10 +64,10 @@ final class AntialiasedBilinearResize {
     }
 
     /**
-     * {@code torch.round} (half to even) to uint8 for 0 ≤ v < 2²³: adding 2²³ leaves a float whose unit is 1, so
-     * the FPU's round-to-nearest-even does the rounding and the low mantissa byte is the result. Twice as fast as
-     * {@code (byte) Math.rint(v)}, to which it is identical on that range. Non-negative weights summing to 1 keep
-     * every resized value within [0, 255], so no clamping is needed.
+     * {@code torch.round} (half to even) to uint8 for 0 ≤ v < 255.5: in v + 2²³ the float's unit is 1, so the
+     * addition itself rounds v to the nearest integer, ties to even, and the low byte of the bits is that integer.
+     * Identical to {@code (byte) Math.rint(v)} on that range and twice as fast. Non-negative weights summing to 1
+     * keep every resized value within [0, 255] (up to rounding), so no clamping is needed.
      */
     static byte roundToUint8(float v) {
         return (byte) Float.floatToRawIntBits(v + 0x1p23f);

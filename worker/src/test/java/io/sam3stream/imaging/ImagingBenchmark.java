@@ -16,7 +16,7 @@ import javax.imageio.ImageIO;
  * photo, 50 instances), for docs/PERFORMANCE.md. Not a unit test: run it with
  * {@code java -cp worker/target/classes:worker/target/test-classes io.sam3stream.imaging.ImagingBenchmark}.
  * <ol>
- *   <li>decode a 1920x1080 PNG and preprocess it to the 1008x1008 model input;</li>
+ *   <li>decode a 1920x1080 PNG and preprocess it to the 1008x1008 model input (and decode it as a JPEG);</li>
  *   <li>upsample 50 mask-logit grids of 288x288 to 1920x1080, binarise and PNG-encode them.</li>
  * </ol>
  * The photo is the full-size golden image scaled up with noise added, so that it compresses like a camera PNG.
@@ -42,6 +42,9 @@ public final class ImagingBenchmark {
         report("decode PNG", time(() -> decoder.decode(png)));
         report("preprocess to 1008x1008", time(() -> preprocessor.preprocess(image)));
         report("decode + preprocess", time(() -> preprocessor.preprocess(decoder.decode(png))));
+        byte[] jpeg = jpeg(image);
+        System.out.printf("(same picture as a JPEG of %.1f MB)%n", jpeg.length / 1e6);
+        report("decode JPEG", time(() -> decoder.decode(jpeg)));
 
         float[] logits = maskLogits();
         MaskUpsampler upsampler = MaskUpsampler.of(MASK_GRID, MASK_GRID, HEIGHT, WIDTH);
@@ -89,7 +92,23 @@ public final class ImagingBenchmark {
         return out.toByteArray();
     }
 
-    /** 50 instances: each a smooth blob of positive logits in a random place, falling to negative around it. */
+    /** The picture as a JPEG at the JDK writer's default quality (0.75). */
+    private static byte[] jpeg(RgbImage image) throws IOException {
+        BufferedImage picture = new BufferedImage(image.width(), image.height(), BufferedImage.TYPE_INT_RGB);
+        for (int y = 0; y < image.height(); y++) {
+            for (int x = 0; x < image.width(); x++) {
+                picture.setRGB(x, y, image.sample(x, y, 0) << 16 | image.sample(x, y, 1) << 8 | image.sample(x, y, 2));
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImageIO.write(picture, "jpeg", out);
+        return out.toByteArray();
+    }
+
+    /**
+     * 50 instances: each a blob of positive logits in a random place, falling to negative around it, with some
+     * noise so that mask edges are ragged rather than perfectly round.
+     */
     private static float[] maskLogits() {
         Random random = new Random(2);
         float[] logits = new float[INSTANCES * MASK_GRID * MASK_GRID];
@@ -100,7 +119,7 @@ public final class ImagingBenchmark {
             for (int y = 0; y < MASK_GRID; y++) {
                 for (int x = 0; x < MASK_GRID; x++) {
                     double d = Math.hypot(x - cx, y - cy) / radius;
-                    logits[(i * MASK_GRID + y) * MASK_GRID + x] = (float) (8 * (1 - d) + random.nextGaussian());
+                    logits[(i * MASK_GRID + y) * MASK_GRID + x] = (float) (8 * (1 - d) + 0.5 * random.nextGaussian());
                 }
             }
         }
