@@ -4,7 +4,8 @@ package io.sam3stream.imaging;
  * Resizes an 8-bit RGB image like torchvision's {@code Resize(antialias=True)} on its float path: the uint8 image
  * is taken as float32 and interpolated with PyTorch's separable antialiased bilinear kernel
  * ({@code _upsample_bilinear2d_aa}, CPU), first along the width into a float32 intermediate, then along the
- * height; the result is rounded half-to-even ({@code torch.round}) back to uint8.
+ * height; the result is rounded half-to-even ({@code torch.round}) to the uint8 levels, returned as float32
+ * (every value an integer 0..255), which is the form the model input is computed from.
  *
  * <p>Each output sample accumulates its taps in order as {@code acc = x₀·w₀; acc = fma(xⱼ, wⱼ, acc)}: the
  * reference build (x86-64, AVX2 kernel) contracts {@code output += t * w} into a fused multiply-add, and only
@@ -23,14 +24,14 @@ final class AntialiasedBilinearResize {
         this.outputWidth = outputWidth;
     }
 
-    /** The resized image, uint8, channel-major (3 × outputHeight × outputWidth). */
-    byte[] resizeToChw(RgbImage image) {
+    /** The resized image's uint8 levels as float32, channel-major (3 × outputHeight × outputWidth). */
+    float[] resizeToChw(RgbImage image) {
         AntialiasedBilinearAxis columns = AntialiasedBilinearAxis.of(image.width(), outputWidth);
         AntialiasedBilinearAxis rows = AntialiasedBilinearAxis.of(image.height(), outputHeight);
         float[] widthResized = new float[3 * image.height() * outputWidth];
         ParallelRanges.forEach(image.height(), MIN_ROWS_PER_TASK,
                 (from, to) -> resizeRows(image, columns, widthResized, from, to));
-        byte[] out = new byte[3 * outputHeight * outputWidth];
+        float[] out = new float[3 * outputHeight * outputWidth];
         ParallelRanges.forEach(3 * outputHeight, MIN_ROWS_PER_TASK,
                 (from, to) -> resizeColumns(widthResized, image.height(), rows, out, from, to));
         return out;
@@ -64,20 +65,20 @@ final class AntialiasedBilinearResize {
     }
 
     /**
-     * {@code torch.round} (half to even) to uint8 for 0 ≤ v < 255.5: in v + 2²³ the float's unit is 1, so the
-     * addition itself rounds v to the nearest integer, ties to even, and the low byte of the bits is that integer.
-     * Identical to {@code (byte) Math.rint(v)} on that range and twice as fast. Non-negative weights summing to 1
+     * {@code torch.round} (half to even) for 0 ≤ v < 2²²: in v + 2²³ the float's unit is 1, so the addition itself
+     * rounds v to the nearest integer, ties to even, and subtracting 2²³ again is exact. Identical to
+     * {@link Math#rint} on that range, and unlike it the loop using it vectorises. Non-negative weights summing to 1
      * keep every resized value within [0, 255] (up to rounding), so no clamping is needed.
      */
-    static byte roundToUint8(float v) {
-        return (byte) Float.floatToRawIntBits(v + 0x1p23f);
+    static float roundHalfEven(float v) {
+        return (v + 0x1p23f) - 0x1p23f;
     }
 
     /**
      * Height pass for output rows [from, to) of the stacked channel planes (row index c·outputHeight + y), each
-     * rounded half-to-even to uint8. Weights are per output row, so the inner loops run along contiguous rows.
+     * rounded half-to-even. Weights are per output row, so the inner loops run along contiguous rows.
      */
-    private void resizeColumns(float[] planes, int inputHeight, AntialiasedBilinearAxis rows, byte[] out, int from,
+    private void resizeColumns(float[] planes, int inputHeight, AntialiasedBilinearAxis rows, float[] out, int from,
             int to) {
         float[] acc = new float[outputWidth];
         for (int stackedRow = from; stackedRow < to; stackedRow++) {
@@ -97,7 +98,7 @@ final class AntialiasedBilinearResize {
             }
             int o = stackedRow * outputWidth;
             for (int x = 0; x < outputWidth; x++) {
-                out[o + x] = roundToUint8(acc[x]);
+                out[o + x] = roundHalfEven(acc[x]);
             }
         }
     }

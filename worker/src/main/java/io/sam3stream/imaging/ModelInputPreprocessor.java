@@ -16,14 +16,6 @@ public final class ModelInputPreprocessor {
     private static final float INV_255 = (float) (1.0 / 255);
     private static final float MEAN = 0.5f;
     private static final float STD = 0.5f;
-    /** The normalised value of every uint8 level: the last two steps of the transform as a table. */
-    private static final float[] NORMALISED = new float[256];
-
-    static {
-        for (int v = 0; v < 256; v++) {
-            NORMALISED[v] = (v * INV_255 - MEAN) / STD;
-        }
-    }
 
     private final AntialiasedBilinearResize resize;
     private final int size;
@@ -43,15 +35,19 @@ public final class ModelInputPreprocessor {
 
     /** The resized image before normalisation: uint8, 3 × S × S, channel-major (upstream's uint8 CHW tensor). */
     public byte[] resizeToUint8Chw(RgbImage image) {
-        return resize.resizeToChw(image);
+        float[] levels = resize.resizeToChw(image);
+        byte[] out = new byte[levels.length];
+        for (int i = 0; i < levels.length; i++) {
+            out[i] = (byte) (int) levels[i];
+        }
+        return out;
     }
 
     /** The model input: float32, 3 × S × S, channel-major, values in [−1, 1]. */
     public float[] preprocess(RgbImage image) {
-        byte[] resized = resizeToUint8Chw(image);
-        float[] input = new float[resized.length];
-        for (int i = 0; i < resized.length; i++) {
-            input[i] = NORMALISED[resized[i] & 0xff];
+        float[] input = resize.resizeToChw(image); // uint8 levels, exact in float32
+        for (int i = 0; i < input.length; i++) {
+            input[i] = (input[i] * INV_255 - MEAN) / STD;
         }
         return input;
     }
