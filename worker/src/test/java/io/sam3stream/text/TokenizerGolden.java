@@ -35,7 +35,7 @@ public final class TokenizerGolden {
     /** {@code tokenizer-golden-details.json}'s per-phrase stages. */
     public static synchronized JsonNode detailsByPhrase() {
         if (detailsByPhrase == null) {
-            detailsByPhrase = read("/golden/tokenizer/tokenizer-golden-details.json").get("phrases");
+            detailsByPhrase = read("/golden/tokenizer/tokenizer-golden-details.json.gz").get("phrases");
         }
         return detailsByPhrase;
     }
@@ -43,7 +43,7 @@ public final class TokenizerGolden {
     /** {@code upstream-reference.json}'s cases. */
     public static synchronized JsonNode referenceCases() {
         if (referenceCases == null) {
-            referenceCases = read("/text/upstream-reference.json").get("cases");
+            referenceCases = read("/text/upstream-reference.json.gz").get("cases");
         }
         return referenceCases;
     }
@@ -96,7 +96,8 @@ public final class TokenizerGolden {
             if (in == null) {
                 throw new IllegalStateException("test resource missing: " + resource);
             }
-            return JSON.readTree(in);
+            // the larger reference files ship gzipped to keep the test data small
+            return JSON.readTree(resource.endsWith(".gz") ? new java.util.zip.GZIPInputStream(in) : in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
