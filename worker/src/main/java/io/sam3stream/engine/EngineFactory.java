@@ -53,7 +53,7 @@ public final class EngineFactory {
      * Sets libtorch's intra-op threads from {@code SAM3_NUM_THREADS} (0 = every core this process may use) before
      * the engine starts; inter-op parallelism is off because one forward runs at a time.
      */
-    static int configureThreads(Settings settings) {
+    public static int configureThreads(Settings settings) {
         int threads = settings.getInt(Knob.SAM3_NUM_THREADS, 0, 4096);
         if (threads == 0) {
             threads = Runtime.getRuntime().availableProcessors();

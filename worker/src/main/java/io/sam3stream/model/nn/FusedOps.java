@@ -1,0 +1,118 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.engine.PtNDManager;
+import ai.djl.pytorch.engine.PtSymbolBlock;
+import ai.djl.pytorch.jni.IValue;
+import ai.djl.pytorch.jni.IValueUtils;
+import ai.djl.pytorch.jni.JniUtils;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * libtorch operators that DJL does not bind, reached through a small TorchScript module compiled at first use
+ * (source: {@code FusedOps.torchscript} beside this class, packaged by {@link TorchScriptArchive}):
+ * <ul>
+ *   <li>{@code torch.scaled_dot_product_attention}: on CPU a blocked kernel with an online softmax, so the (Lq, Lk)
+ *       logits of a 5184-token attention never reach memory;</li>
+ *   <li>the ViT's RoPE as one complex multiply over q and k together, as upstream's {@code apply_rotary_enc}
+ *       computes it, straight from the packed {@code qkv} projection.</li>
+ * </ul>
+ * Results are allocated in the manager of the first array argument. Safe for concurrent use.
+ */
+public final class FusedOps {
+
+    private static final String CLASS_NAME = "FusedOps";
+
+    private FusedOps() {}
+
+    /** The compiled module, built on first use and kept for the life of the process. */
+    private static final class Module {
+        static final NDManager MANAGER = NDManager.newBaseManager();
+        static final PtSymbolBlock INSTANCE = load();
+
+        private static PtSymbolBlock load() {
+            byte[] archive = TorchScriptArchive.of(CLASS_NAME, source());
+            try {
+                return JniUtils.loadModule((PtNDManager) MANAGER, new ByteArrayInputStream(archive), false, false);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot load the fused operators", e);
+            }
+        }
+
+        private static String source() {
+            try (InputStream in = FusedOps.class.getResourceAsStream(CLASS_NAME + ".torchscript")) {
+                if (in == null) {
+                    throw new IllegalStateException(CLASS_NAME + ".torchscript is missing from the class path");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + CLASS_NAME + ".torchscript", e);
+            }
+        }
+    }
+
+    /**
+     * softmax(q·kᵀ/√D + bias)·v.
+     *
+     * @param q    (B, H, Lq, D)
+     * @param k    (B, H, Lk, D)
+     * @param v    (B, H, Lk, Dv)
+     * @param bias additive bias broadcastable to (B, H, Lq, Lk), or null
+     * @return (B, H, Lq, Dv)
+     */
+    public static NDArray attention(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        return bias == null ? call("attention", q, k, v) : call("biased_attention", q, k, v, bias);
+    }
+
+    /**
+     * The complex form of a RoPE table, shaped to broadcast over the packed q and k of {@link #rotateQk}.
+     *
+     * @param cos (tokens, D/2) cosines of the angles
+     * @param sin (tokens, D/2) sines of the angles
+     * @return (tokens, 1, 1, D/2) complex64, cos + i·sin
+     */
+    public static NDArray rotaryTable(NDArray cos, NDArray sin) {
+        return call("rotary_table", cos, sin);
+    }
+
+    /**
+     * Rotates the q and k of a packed projection by a RoPE table, channels (2j, 2j+1) of a head read as one complex
+     * number.
+     *
+     * @param qkv   (N, L, 3C) contiguous, channels [q | k | v], each C = heads · D
+     * @param table (L, 1, 1, D/2) from {@link #rotaryTable}
+     * @return (N, L, 2, heads, D): rotated q at index 0 of axis 2, rotated k at index 1
+     */
+    public static NDArray rotateQk(NDArray qkv, NDArray table, int heads) {
+        IValue[] inputs = {tensor(qkv), tensor(table), IValue.from((long) heads)};
+        return run("rotate_qk", qkv.getManager(), inputs);
+    }
+
+    private static NDArray call(String method, NDArray... arrays) {
+        IValue[] inputs = new IValue[arrays.length];
+        for (int i = 0; i < arrays.length; i++) {
+            inputs[i] = tensor(arrays[i]);
+        }
+        return run(method, arrays[0].getManager(), inputs);
+    }
+
+    private static NDArray run(String method, NDManager manager, IValue[] inputs) {
+        try (IValue result = IValueUtils.runMethod(Module.INSTANCE, method, inputs)) {
+            return result.toTensor((PtNDManager) manager);
+        } finally {
+            for (IValue input : inputs) {
+                input.close();
+            }
+        }
+    }
+
+    private static IValue tensor(NDArray array) {
+        return IValue.from((PtNDArray) array);
+    }
+}
