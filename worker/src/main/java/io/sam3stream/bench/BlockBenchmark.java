@@ -32,14 +32,22 @@ public final class BlockBenchmark {
             new ComputeOptions(true, true, false),
             ComputeOptions.OPTIMIZED);
 
-    /** Median milliseconds of one windowed and one global block under some options. */
-    public record Step(ComputeOptions options, double windowedMs, double globalMs) {
+    /** Median wall and CPU milliseconds of one windowed and one global block under some options. */
+    public record Step(ComputeOptions options, Timing windowed, Timing global) {
 
-        /** Trunk estimate: 28 windowed + 4 global blocks, seconds. */
+        /** Trunk estimate from wall times: 28 windowed + 4 global blocks, seconds. */
         public double trunkSeconds() {
-            return (28 * windowedMs + 4 * globalMs) / 1e3;
+            return (28 * windowed.wallMs() + 4 * global.wallMs()) / 1e3;
+        }
+
+        /** Trunk estimate from CPU times, CPU seconds. */
+        public double trunkCpuSeconds() {
+            return (28 * windowed.cpuMs() + 4 * global.cpuMs()) / 1e3;
         }
     }
+
+    /** Median wall and CPU milliseconds of one block. */
+    public record Timing(double wallMs, double cpuMs) {}
 
     private BlockBenchmark() {}
 
@@ -60,39 +68,45 @@ public final class BlockBenchmark {
             NDArray windows = WindowPartition.partition(map, window)
                     .reshape(-1, (long) window * window, vit.embedDim());
             // round-robin over the steps, so that load from other work on the machine hits every step alike
-            double[][] windowedMs = new double[STEPS.size()][runs];
-            double[][] globalMs = new double[STEPS.size()][runs];
+            double[][][] samples = new double[STEPS.size()][4][runs]; // windowed wall, cpu; global wall, cpu
             for (int run = -1; run < runs; run++) {
                 for (int s = 0; s < STEPS.size(); s++) {
                     ComputeOptions options = STEPS.get(s);
                     try (ComputeOptions.Scope scope = options.activate()) {
-                        double w = millis(() -> options.windowLayoutReuse()
+                        double[] w = time(() -> options.windowLayoutReuse()
                                 ? windowed.forwardSequences(windows)
                                 : windowed.forward(map));
-                        double g = millis(() -> global.forward(map));
+                        double[] g = time(() -> global.forward(map));
                         if (run >= 0) { // run -1 warms up
-                            windowedMs[s][run] = w;
-                            globalMs[s][run] = g;
+                            samples[s][0][run] = w[0];
+                            samples[s][1][run] = w[1];
+                            samples[s][2][run] = g[0];
+                            samples[s][3][run] = g[1];
                         }
                     }
                 }
             }
             List<Step> steps = new ArrayList<>();
             for (int s = 0; s < STEPS.size(); s++) {
-                Step step = new Step(STEPS.get(s), median(windowedMs[s]), median(globalMs[s]));
+                double[][] t = samples[s];
+                Step step = new Step(STEPS.get(s), new Timing(median(t[0]), median(t[1])),
+                        new Timing(median(t[2]), median(t[3])));
                 steps.add(step);
-                log.accept(String.format(Locale.ROOT, "%-50s windowed block %6.0f ms, global block %6.0f ms,"
-                        + " trunk estimate %5.1f s", step.options().describe(), step.windowedMs(), step.globalMs(),
-                        step.trunkSeconds()));
+                log.accept(String.format(Locale.ROOT, "%-50s windowed block %5.0f ms (cpu %5.0f), global block"
+                        + " %5.0f ms (cpu %5.0f); 28 + 4 blocks: %5.1f s, cpu %5.1f s", step.options().describe(),
+                        step.windowed().wallMs(), step.windowed().cpuMs(), step.global().wallMs(),
+                        step.global().cpuMs(), step.trunkSeconds(), step.trunkCpuSeconds()));
             }
             return steps;
         }
     }
 
-    private static double millis(Supplier<NDArray> block) {
-        long start = System.nanoTime();
+    /** Wall and process CPU milliseconds of one block call. */
+    private static double[] time(Supplier<NDArray> block) {
+        long wall = System.nanoTime();
+        long cpu = CpuClock.nanos();
         block.get().close();
-        return (System.nanoTime() - start) / 1e6;
+        return new double[] {(System.nanoTime() - wall) / 1e6, (CpuClock.nanos() - cpu) / 1e6};
     }
 
     private static double median(double[] values) {

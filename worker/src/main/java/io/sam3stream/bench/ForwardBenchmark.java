@@ -45,8 +45,8 @@ public final class ForwardBenchmark {
         }
     }
 
-    /** One timed forward: wall seconds of infer, seconds per module, peak resident bytes during it. */
-    public record Forward(double seconds, Map<String, Double> modules, long peakBytes) {}
+    /** One timed forward: wall and CPU seconds of infer, wall seconds per module, peak resident bytes during it. */
+    public record Forward(double seconds, double cpuSeconds, Map<String, Double> modules, long peakBytes) {}
 
     /** Every forward of one mode, and its extra prompts' seconds. */
     public record ModeResult(ComputeOptions options, List<Forward> forwards, List<Double> extraPromptSeconds) {
@@ -137,6 +137,7 @@ public final class ForwardBenchmark {
             Consumer<String> log, String label) {
         ProcessMemory.resetPeak();
         long start = System.nanoTime();
+        long cpuStart = CpuClock.nanos();
         Map<String, Double> modules;
         try (ComputeOptions.Scope scope = mode.activate(); ModuleClock clock = ModuleClock.start()) {
             Inference inference = engine.infer(request);
@@ -147,10 +148,11 @@ public final class ForwardBenchmark {
             modules = new LinkedHashMap<>(clock.seconds());
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        Forward forward = new Forward(seconds, modules, ProcessMemory.peakBytes());
-        log.accept(String.format(Locale.ROOT, "%s [%s]: %.2f s %s, peak %.2f GB", label,
-                mode == ComputeOptions.OPTIMIZED ? "optimised" : "control", seconds, formatModules(modules),
-                ProcessMemory.gigabytes(forward.peakBytes())));
+        double cpuSeconds = (CpuClock.nanos() - cpuStart) / 1e9;
+        Forward forward = new Forward(seconds, cpuSeconds, modules, ProcessMemory.peakBytes());
+        log.accept(String.format(Locale.ROOT, "%s [%s]: %.2f s (cpu %.1f s) %s, peak %.2f GB, load %s", label,
+                mode == ComputeOptions.OPTIMIZED ? "optimised" : "control", seconds, cpuSeconds,
+                formatModules(modules), ProcessMemory.gigabytes(forward.peakBytes()), MachineInfo.loadAverage()));
         return forward;
     }
 

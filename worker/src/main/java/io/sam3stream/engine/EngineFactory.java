@@ -6,6 +6,7 @@ import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.neck.NeckLevels;
+import io.sam3stream.model.nn.WeightPrecision;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.ClipTokenizer;
 import io.sam3stream.weights.WeightSource;
@@ -29,10 +30,11 @@ public final class EngineFactory {
             throw new IllegalStateException("SAM3_BACKEND=" + backend + " is not available in this build; use cpu");
         }
         int threads = configureThreads(settings);
-        progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
+        WeightPrecision precision = WeightPrecision.of(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
+        progress.accept("Loading checkpoint " + source.checkpoint() + " (" + precision + " weights) ...");
         Sam3Model model;
         try (WeightSource weights = source.weights()) {
-            model = Sam3Model.load(weights, source.config(), NeckLevels.USED);
+            model = Sam3Model.load(weights, source.config(), NeckLevels.USED, precision);
         }
         progress.accept("Opening device cpu (" + threads + " threads) ...");
         Map<String, String> env = new HashMap<>();

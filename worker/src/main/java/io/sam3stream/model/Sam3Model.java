@@ -13,6 +13,7 @@ import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
+import io.sam3stream.model.nn.WeightPrecision;
 import io.sam3stream.model.prompt.GeometryEncoding;
 import io.sam3stream.model.prompt.GeometryPrompt;
 import io.sam3stream.model.prompt.PromptSequence;
@@ -59,9 +60,19 @@ public final class Sam3Model implements AutoCloseable {
      *               reproduce every upstream stage
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels) {
+        return load(source, config, levels, WeightPrecision.FP32);
+    }
+
+    /**
+     * Builds the model from canonical-named weights, the matrices of its linear layers held in {@code precision}.
+     *
+     * @see #load(WeightSource, Sam3Config, NeckLevels)
+     */
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
+            WeightPrecision precision) {
         NDManager manager = NDManager.newBaseManager();
         try {
-            Params root = Params.root(source, manager);
+            Params root = Params.root(source, manager, precision);
             return new Sam3Model(config, manager,
                     ImageEncoder.load(root, config, levels),
                     VETextEncoder.load(root, config.text()),

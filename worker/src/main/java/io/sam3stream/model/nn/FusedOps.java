@@ -21,7 +21,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code torch.scaled_dot_product_attention}: on CPU a blocked kernel with an online softmax, so the (Lq, Lk)
  *       logits of a 5184-token attention never reach memory;</li>
  *   <li>the ViT's RoPE as one complex multiply over q and k together, as upstream's {@code apply_rotary_enc}
- *       computes it, straight from the packed {@code qkv} projection.</li>
+ *       computes it, straight from the packed {@code qkv} projection;</li>
+ *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
+ *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
  * </ul>
  * Results are allocated in the manager of the first array argument. Safe for concurrent use.
  */
@@ -92,6 +94,16 @@ public final class FusedOps {
     public static NDArray rotateQk(NDArray qkv, NDArray table, int heads) {
         IValue[] inputs = {tensor(qkv), tensor(table), IValue.from((long) heads)};
         return run("rotate_qk", qkv.getManager(), inputs);
+    }
+
+    /** A bfloat16 copy of a float32 array (round to nearest even). */
+    public static NDArray toBfloat16(NDArray x) {
+        return call("to_bfloat16", x);
+    }
+
+    /** A float32 copy of a bfloat16 array (exact). */
+    public static NDArray toFloat32(NDArray x) {
+        return call("to_float32", x);
     }
 
     private static NDArray call(String method, NDArray... arrays) {
