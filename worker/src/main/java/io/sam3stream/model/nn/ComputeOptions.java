@@ -17,14 +17,18 @@ import java.util.List;
  * @param windowLayoutReuse  consecutive windowed ViT blocks keep the tokens in window order: the map is partitioned
  *                           once before a run of windowed blocks and stitched back once after it, instead of in every
  *                           block (norms, MLPs and residuals are per token, so the order does not matter to them)
+ * @param oneDnnLinear       linear layers through oneDNN, with the GELU that follows some of them fused into the
+ *                           product's epilogue, instead of libtorch's default BLAS (MKL) and a separate GELU pass;
+ *                           on AVX2 machines oneDNN's kernels are the faster of the two
  */
-public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse) {
+public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse,
+        boolean oneDnnLinear) {
 
     /** Every measure on: what the engine serves with. */
-    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true);
+    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true);
 
     /** Every measure off: plain op-by-op attention, no fusion, no layout reuse (the benchmark's control). */
-    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false);
+    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false);
 
     private static final ThreadLocal<ComputeOptions> CURRENT = ThreadLocal.withInitial(() -> OPTIMIZED);
 
@@ -54,6 +58,9 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
         }
         if (windowLayoutReuse) {
             on.add("window layout reuse");
+        }
+        if (oneDnnLinear) {
+            on.add("oneDNN linear+GELU");
         }
         return on.isEmpty() ? "none" : String.join(", ", on);
     }

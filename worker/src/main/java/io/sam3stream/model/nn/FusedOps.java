@@ -22,6 +22,8 @@ import java.nio.charset.StandardCharsets;
  *       logits of a 5184-token attention never reach memory;</li>
  *   <li>the ViT's RoPE as one complex multiply over q and k together, as upstream's {@code apply_rotary_enc}
  *       computes it, straight from the packed {@code qkv} projection;</li>
+ *   <li>oneDNN's linear layer ({@code mkldnn::_linear_pointwise}), optionally with the exact (erf) GELU applied
+ *       in the matrix product's epilogue instead of in a second pass over the output;</li>
  *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
  *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
  * </ul>
@@ -94,6 +96,22 @@ public final class FusedOps {
     public static NDArray rotateQk(NDArray qkv, NDArray table, int heads) {
         IValue[] inputs = {tensor(qkv), tensor(table), IValue.from((long) heads)};
         return run("rotate_qk", qkv.getManager(), inputs);
+    }
+
+    /**
+     * x·Wᵀ + b by oneDNN.
+     *
+     * @param x      (..., in) float32
+     * @param weight (out, in) float32
+     * @param bias   (out) float32
+     */
+    public static NDArray linear(NDArray x, NDArray weight, NDArray bias) {
+        return call("linear", x, weight, bias);
+    }
+
+    /** GELU(x·Wᵀ + b) with the exact, erf-based GELU, by oneDNN in one pass; arguments as {@link #linear}. */
+    public static NDArray linearGelu(NDArray x, NDArray weight, NDArray bias) {
+        return call("linear_gelu", x, weight, bias);
     }
 
     /** A bfloat16 copy of a float32 array (round to nearest even). */

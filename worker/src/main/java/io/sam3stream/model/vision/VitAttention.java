@@ -33,7 +33,7 @@ public final class VitAttention {
 
     /**
      * @param x (N, L, C): N independent sequences (windows, or whole images) of L row-major tokens
-     * @return (N, L, C)
+     * @return (N, L, C), to be read only (see {@link Linear#forwardReadOnly})
      */
     public NDArray forward(NDArray x) {
         long[] s = x.getShape().getShape();
@@ -41,7 +41,7 @@ public final class VitAttention {
         long tokens = s[1];
         long dim = s[2];
         return Scopes.keep(() -> {
-            NDArray projected = qkv.forward(x);
+            NDArray projected = qkv.forwardReadOnly(x);
             // (3, N, heads, tokens, headDim) views of the projection
             NDArray packed = projected.reshape(n, tokens, 3, heads, dim / heads).transpose(2, 0, 3, 1, 4);
             NDArray q;
@@ -55,7 +55,7 @@ public final class VitAttention {
                 k = rope.apply(packed.get(1));
             }
             NDArray attended = Attention.scaledDotProduct(q, k, packed.get(2), null);
-            return proj.forward(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
+            return proj.forwardReadOnly(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
         });
     }
 }
