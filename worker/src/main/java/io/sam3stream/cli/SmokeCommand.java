@@ -68,11 +68,11 @@ public final class SmokeCommand implements Callable<Integer> {
     @Mixin
     private ModelOptions model;
 
-    @Option(names = "--image", paramLabel = "<file>", defaultValue = "media/chelsea.png",
+    @Option(names = "--image", paramLabel = "<file>", defaultValue = "media/rocket.jpg",
             description = "Image to send (default: ${DEFAULT-VALUE}).")
     private Path image;
 
-    @Option(names = "--prompt", defaultValue = "cat", description = "Prompt to ask (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--prompt", defaultValue = "rocket", description = "Prompt to ask (default: ${DEFAULT-VALUE}).")
     private String prompt;
 
     @Option(names = "--out", paramLabel = "<overlay.png>", description = "Write an overlay of the answer here.")

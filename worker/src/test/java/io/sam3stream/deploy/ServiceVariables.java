@@ -2,7 +2,6 @@ package io.sam3stream.deploy;
 
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
-import io.sam3stream.device.NativeLibrary;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
@@ -27,7 +26,7 @@ final class ServiceVariables {
 
     /** True when the service reads the variable. */
     static boolean isRead(String name) {
-        return KNOBS.contains(name) || name.equals(NativeLibrary.PATH_VARIABLE) || isKafkaPassThrough(name);
+        return KNOBS.contains(name) || isKafkaPassThrough(name);
     }
 
     /** True for a {@code KAFKA_*} variable that becomes a property of our producers, consumers or admin client. */
