@@ -14,6 +14,7 @@ import io.sam3stream.schemas.registry.SchemaRegistryException;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.serde.AvroSerializer;
 import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
+import io.sam3stream.schemas.serde.UndecodableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -205,9 +206,13 @@ public final class SegmentationPipeline implements RecordPipeline {
                 result.getRequestId().getBytes(StandardCharsets.UTF_8), value, destination.resultHeaders(), false);
     }
 
-    /** The registry could not be reached or failed: worth waiting for, unlike a record that is bad. */
+    /**
+     * The registry could not be reached or failed: worth waiting for, unlike a record that is bad (which the
+     * registry may have confirmed, as with an unknown schema id: that failure carries the registry's answer too).
+     */
     private static boolean isRegistryUnavailable(RuntimeException e) {
-        return e instanceof SchemaRegistryException || e.getCause() instanceof SchemaRegistryException;
+        return !(e instanceof UndecodableRecordException)
+                && (e instanceof SchemaRegistryException || e.getCause() instanceof SchemaRegistryException);
     }
 
     private static Throwable unwrap(Throwable failure) {

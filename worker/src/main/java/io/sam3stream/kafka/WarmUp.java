@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.DoubleConsumer;
 import javax.imageio.ImageIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +30,10 @@ final class WarmUp {
      * Runs {@code runs} full requests through {@code engine}, each on a different image so that the image-feature
      * cache cannot answer the later ones.
      *
+     * @param forwardObserver told the wall time of every forward, in milliseconds
      * @return the slowest forward, or empty when {@code runs} is 0
      */
-    static Optional<Duration> run(Segmenter engine, int runs) {
+    static Optional<Duration> run(Segmenter engine, int runs, DoubleConsumer forwardObserver) {
         Duration slowest = null;
         for (int run = 0; run < runs; run++) {
             PreparedRequest prepared = engine.prepare(SegmentRequest.of(image(engine.info().inputSize(), run),
@@ -39,6 +41,7 @@ final class WarmUp {
             long start = System.nanoTime();
             Inference inference = engine.infer(prepared);
             Duration forward = Duration.ofNanos(System.nanoTime() - start);
+            forwardObserver.accept(forward.toNanos() / 1e6);
             engine.finish(inference);
             LOG.info("warm-up forward {} of {} took {} ms", run + 1, runs, forward.toMillis());
             slowest = slowest == null || forward.compareTo(slowest) > 0 ? forward : slowest;

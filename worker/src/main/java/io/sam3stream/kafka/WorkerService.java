@@ -125,7 +125,8 @@ public final class WorkerService implements AutoCloseable {
             engine = engineLoader.get();
             heartbeats.engineLoaded(engine.info());
             LOG.info("engine loaded: {}", engine.info());
-            Duration forward = WarmUp.run(engine, config.warmupRuns()).orElse(ProcessingTimeouts.UNMEASURED_FORWARD);
+            Duration forward = WarmUp.run(engine, config.warmupRuns(), heartbeats::forwardFinished)
+                    .orElse(ProcessingTimeouts.UNMEASURED_FORWARD);
             ProcessingTimeouts timeouts = new ProcessingTimeouts(forward,
                     Duration.ofNanos(System.nanoTime() - startNanos), SegmentationPipeline.CAPACITY);
             pipeline = new SegmentationPipeline(engine, config, registry, admin, heartbeats::forwardFinished);

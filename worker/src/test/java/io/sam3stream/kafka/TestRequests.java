@@ -1,0 +1,67 @@
+package io.sam3stream.kafka;
+
+import io.sam3stream.avro.Prompt;
+import io.sam3stream.avro.SegmentationRequest;
+import io.sam3stream.avro.SegmentationResult;
+import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
+import io.sam3stream.testing.TinyGolden;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/** Requests and results as the tests write and read them. */
+final class TestRequests {
+
+    private TestRequests() {}
+
+    /** The golden image of the tiny model (200×150 RGB PNG). */
+    static byte[] goldenImage() {
+        try {
+            return Files.readAllBytes(TinyGolden.dir().resolve("image.png"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A request for {@code image} with text prompts and the defaults for everything else. */
+    static SegmentationRequest.Builder request(String id, byte[] image, String... prompts) {
+        return SegmentationRequest.newBuilder()
+                .setRequestId(id)
+                .setImage(ByteBuffer.wrap(image))
+                .setPrompts(Arrays.stream(prompts).map(p -> new Prompt(p, List.of())).toList());
+    }
+
+    /** An RGB PNG of the given size. */
+    static byte[] png(int width, int height) {
+        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            ImageIO.write(image, "png", out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Decodes result records. */
+    static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records) {
+        SpecificAvroDeserializer<SegmentationResult> deserializer =
+                new SpecificAvroDeserializer<>(KafkaTestStack.registryClient(), SegmentationResult.class);
+        return records.stream().map(r -> deserializer.deserialize(r.topic(), r.value())).toList();
+    }
+
+    /** Results by request id; fails on a duplicate. */
+    static Map<String, SegmentationResult> byRequestId(List<SegmentationResult> results) {
+        return results.stream().collect(Collectors.toMap(SegmentationResult::getRequestId, Function.identity()));
+    }
+}
