@@ -10,18 +10,18 @@ public final class PreparedRequest {
     final int width;
     final int height;
     final float[] modelInput;
-    final long pixelHash;
+    final String pixelDigest;
     final long startNanos;
     final double decodeMs;
     final double preprocessMs;
 
-    PreparedRequest(SegmentRequest request, int width, int height, float[] modelInput, long pixelHash,
+    PreparedRequest(SegmentRequest request, int width, int height, float[] modelInput, String pixelDigest,
             long startNanos, double decodeMs, double preprocessMs) {
         this.request = request;
         this.width = width;
         this.height = height;
         this.modelInput = modelInput;
-        this.pixelHash = pixelHash;
+        this.pixelDigest = pixelDigest;
         this.startNanos = startNanos;
         this.decodeMs = decodeMs;
         this.preprocessMs = preprocessMs;
