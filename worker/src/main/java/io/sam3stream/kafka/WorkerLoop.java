@@ -115,6 +115,9 @@ public final class WorkerLoop implements Runnable {
                 } catch (WakeupException e) {
                     continue; // stop() woke us: the loop condition decides
                 }
+                if (!accepting.get()) {
+                    break; // records polled after stop() are not started
+                }
                 admit();
                 publishCompleted();
                 applyBackPressure();

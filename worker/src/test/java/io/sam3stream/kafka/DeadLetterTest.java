@@ -64,7 +64,7 @@ class DeadLetterTest {
                 Poison p = poisons.get(i);
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("origin", "test".getBytes(StandardCharsets.UTF_8));
-                offsets[i] = requests.sendRaw(p.key().getBytes(StandardCharsets.UTF_8), p.value(), headers);
+                offsets[i] = requests.sendRaw(p.key().getBytes(StandardCharsets.UTF_8), p.value(), headers).offset();
             }
             requests.send(TestRequests.request("after", TestRequests.goldenImage(), "cat").build());
 

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -52,19 +53,19 @@ final class TestClients {
             return serializer.serialize(topic, request);
         }
 
-        /** Sends {@code request} keyed by its id; returns its offset. */
-        long send(SegmentationRequest request) {
+        /** Sends {@code request} keyed by its id; returns where it landed. */
+        RecordMetadata send(SegmentationRequest request) {
             return send(request, new RecordHeaders());
         }
 
-        long send(SegmentationRequest request, Headers headers) {
+        RecordMetadata send(SegmentationRequest request, Headers headers) {
             return sendRaw(request.getRequestId().getBytes(StandardCharsets.UTF_8), encode(request), headers);
         }
 
-        long sendRaw(byte[] key, byte[] value, Headers headers) {
+        RecordMetadata sendRaw(byte[] key, byte[] value, Headers headers) {
             try {
                 return producer.send(new ProducerRecord<>(topic, null, key, value, headers))
-                        .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
+                        .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException | ExecutionException | TimeoutException e) {
                 throw new AssertionError("producing to " + topic + " failed", e);
             }

@@ -3,6 +3,7 @@ package io.sam3stream.kafka;
 import io.sam3stream.avro.Prompt;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
+import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
 import io.sam3stream.testing.TinyGolden;
 import java.awt.image.BufferedImage;
@@ -53,10 +54,16 @@ final class TestRequests {
         return out.toByteArray();
     }
 
-    /** Decodes result records. */
+    /** Decodes result records with the test stack's registry. */
     static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records) {
+        return results(records, KafkaTestStack.registryClient());
+    }
+
+    /** Decodes result records with {@code registry}. */
+    static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records,
+            SchemaRegistryClient registry) {
         SpecificAvroDeserializer<SegmentationResult> deserializer =
-                new SpecificAvroDeserializer<>(KafkaTestStack.registryClient(), SegmentationResult.class);
+                new SpecificAvroDeserializer<>(registry, SegmentationResult.class);
         return records.stream().map(r -> deserializer.deserialize(r.topic(), r.value())).toList();
     }
 
