@@ -65,13 +65,14 @@ class GroupHandoverTest {
             // stop a once both have answered something, while requests keep arriving
             TestClients.readCommitted(a.config().resultsTopic(), TIMEOUT,
                     read -> answeredBy(read).keySet().containsAll(Set.of(idA, idB)));
-            a.close();
+            a.stop();
             int sentBeforeStopped = sent.get();
             stoppedAt.set(sentBeforeStopped);
             int total = producing.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
-            List<SegmentationResult> results = TestRequests.results(
-                    TestClients.readCommitted(a.config().resultsTopic(), total, TIMEOUT));
+            List<SegmentationResult> results = TestRequests.results(TestClients.readAllOnceComplete(
+                    a.config().resultsTopic(), IntStream.range(0, total).mapToObj(i -> "r-" + i).toList(), TIMEOUT,
+                    Duration.ofSeconds(1)));
             assertEquals(IntStream.range(0, total).mapToObj(i -> "r-" + i).sorted().toList(),
                     results.stream().map(SegmentationResult::getRequestId).sorted().toList(),
                     "every request answered exactly once");

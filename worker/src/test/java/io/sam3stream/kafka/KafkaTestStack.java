@@ -28,9 +28,13 @@ public final class KafkaTestStack implements BeforeAllCallback {
 
     private record Resources(KafkaClusterTestKit cluster, EmbeddedSchemaRegistry registry) implements AutoCloseable {
         @Override
-        public void close() throws Exception {
+        public void close() {
             registry.close();
-            cluster.close();
+            try {
+                cluster.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the test cluster failed", e);
+            }
         }
     }
 
@@ -93,7 +97,7 @@ public final class KafkaTestStack implements BeforeAllCallback {
         env.put("SAM3_WORKERS_TOPIC", name + ".workers");
         env.put("SAM3_TOPIC_PARTITIONS", "1");
         env.put("SAM3_MAX_MESSAGE_BYTES", Integer.toString(MAX_MESSAGE_BYTES));
-        env.put("SAM3_WARMUP_RUNS", "0");
+        env.put("SAM3_WARMUP_RUNS", "1");
         env.put("SAM3_WORKER_ID", name + "-worker");
         return env;
     }

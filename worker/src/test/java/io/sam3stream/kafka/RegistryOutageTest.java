@@ -57,7 +57,7 @@ class RegistryOutageTest {
                 assertEquals(Status.OK, results.get(0).getStatus());
                 assertEquals(List.of(), TestClients.readCommitted(worker.config().deadLetterTopic(), 1,
                         Duration.ofSeconds(1)), "an unreachable registry is not a bad record");
-                worker.close(); // while the registry is up, so its last heartbeat gets out
+                worker.stop(); // while the registry is up, so its last heartbeat gets out
             }
         }
     }

@@ -31,16 +31,17 @@ final class RunningWorker implements AutoCloseable {
         return new RunningWorker(service);
     }
 
-    WorkerService service() {
-        return service;
-    }
-
     WorkerConfig config() {
         return service.config();
     }
 
+    /** Stops the worker (drains, publishes STOPPED) and waits until it has. */
+    void stop() {
+        service.stop();
+    }
+
     @Override
     public void close() {
-        service.stop();
+        stop();
     }
 }

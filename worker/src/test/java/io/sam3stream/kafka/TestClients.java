@@ -5,6 +5,7 @@ import io.sam3stream.schemas.serde.AvroSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -83,13 +85,8 @@ final class TestClients {
      */
     static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, Duration timeout,
             Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", KafkaTestStack.bootstrapServers());
-        p.put("isolation.level", "read_committed");
-        p.put("max.partition.fetch.bytes", Integer.toString(KafkaTestStack.MAX_MESSAGE_BYTES));
         List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
             long deadline = System.nanoTime() + timeout.toNanos();
             List<TopicPartition> partitions = List.of();
             while (partitions.isEmpty() && System.nanoTime() < deadline) {
@@ -103,6 +100,87 @@ final class TestClients {
             }
         }
         return read;
+    }
+
+    /**
+     * Reads until records with each of {@code keys} were read; returns the records with those keys (a topic may
+     * hold other tests' records too).
+     */
+    static List<ConsumerRecord<byte[], byte[]>> readCommittedKeys(String topic, Collection<String> keys,
+            Duration timeout) {
+        Predicate<ConsumerRecord<byte[], byte[]>> wanted =
+                r -> r.key() != null && keys.contains(new String(r.key(), StandardCharsets.UTF_8));
+        return readCommitted(topic, timeout, read -> read.stream().filter(wanted)
+                .map(r -> new String(r.key(), StandardCharsets.UTF_8)).collect(Collectors.toSet()).containsAll(keys))
+                .stream().filter(wanted).toList();
+    }
+
+    /**
+     * Every committed record of {@code topic} once records with all of {@code keys} are there, read again after
+     * {@code settle} more, so that a late duplicate would be among them.
+     */
+    static List<ConsumerRecord<byte[], byte[]>> readAllOnceComplete(String topic, Collection<String> keys,
+            Duration timeout, Duration settle) {
+        readCommittedKeys(topic, keys, timeout);
+        try {
+            Thread.sleep(settle.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return readAll(topic);
+    }
+
+    /** Every committed record of {@code topic} now: up to each partition's last stable offset. */
+    static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, SEND_TIMEOUT).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, SEND_TIMEOUT);
+            long deadline = System.nanoTime() + SEND_TIMEOUT.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end in " + SEND_TIMEOUT);
+                }
+                consumer.poll(Duration.ofMillis(100)).forEach(read::add);
+            }
+        }
+        return read;
+    }
+
+    /** Watches how far the committed transactions writing to one topic got. */
+    static final class Progress implements AutoCloseable {
+        private final KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer();
+        private final List<TopicPartition> partitions;
+
+        Progress(String topic) {
+            partitions = consumer.partitionsFor(topic, SEND_TIMEOUT).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+        }
+
+        /**
+         * The sum of the partitions' last stable offsets: it grows whenever a transaction writing to the topic
+         * commits (it also counts transaction markers, so it measures progress, not records).
+         */
+        long stableEnd() {
+            return consumer.endOffsets(partitions, SEND_TIMEOUT).values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> readCommittedConsumer() {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", KafkaTestStack.bootstrapServers());
+        p.put("isolation.level", "read_committed");
+        p.put("max.partition.fetch.bytes", Integer.toString(KafkaTestStack.MAX_MESSAGE_BYTES));
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** Reads until at least {@code count} records were read. */

@@ -1,45 +1,30 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.config.Settings;
-import io.sam3stream.engine.EngineInfo;
-import io.sam3stream.engine.ErrorCode;
-import io.sam3stream.engine.Inference;
-import io.sam3stream.engine.PreparedRequest;
-import io.sam3stream.engine.RequestRejectedException;
-import io.sam3stream.engine.SegmentRequest;
-import io.sam3stream.engine.SegmentResponse;
+import io.sam3stream.engine.EngineFactory;
+import io.sam3stream.engine.ModelSource;
 import io.sam3stream.engine.Segmenter;
+import io.sam3stream.testing.TinyGolden;
+import java.nio.file.Path;
+import java.util.Optional;
 
-/** TEMPORARY scaffold until the engine lands: refuses everything. */
-final class TinyEngine implements Segmenter {
+/** The engine with the tiny golden checkpoint of the test resources. */
+final class TinyEngine {
 
+    private TinyEngine() {}
+
+    /** The upstream-layout checkpoint. */
+    static Path checkpoint() {
+        return TinyGolden.dir().resolve("sam3-tiny.pt");
+    }
+
+    /** Its hyper-parameters. */
+    static Path config() {
+        return TinyGolden.dir().resolve("config.json");
+    }
+
+    /** A freshly loaded engine, configured by {@code settings} (limits, caches, threads). */
     static Segmenter load(Settings settings) {
-        return new TinyEngine();
+        return EngineFactory.create(settings, ModelSource.checkpoint(checkpoint(), Optional.of(config())), step -> {});
     }
-
-    @Override
-    public PreparedRequest prepare(SegmentRequest request) {
-        if (request.prompts().isEmpty()) {
-            throw new RequestRejectedException(ErrorCode.EMPTY_PROMPT, "at least one prompt is required");
-        }
-        throw new RequestRejectedException(ErrorCode.BAD_IMAGE, "scaffold");
-    }
-
-    @Override
-    public Inference infer(PreparedRequest prepared) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public SegmentResponse finish(Inference inference) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public EngineInfo info() {
-        return new EngineInfo("cpu", "cpu", "sam3-tiny.pt", "local", "x", 168);
-    }
-
-    @Override
-    public void close() {}
 }
