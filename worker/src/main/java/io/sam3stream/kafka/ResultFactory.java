@@ -66,12 +66,16 @@ public final class ResultFactory {
      * The ERROR result of {@code request}, with the Avro code of the HTTP status the failure maps to.
      *
      * @param httpStatus the failure's HTTP status (an engine {@code ErrorCode}'s, or 500)
+     * @param message    what went wrong; the code's name when null
+     * @param queueMs    from the request record's timestamp to the worker taking it up
+     * @param totalMs    from the worker taking it up to the failure
      */
     public SegmentationResult error(SegmentationRequest request, int httpStatus, String message, double queueMs,
             double totalMs) {
+        ErrorCode code = errorCode(httpStatus);
         return stamped(request)
                 .setStatus(Status.ERROR)
-                .setError(new ErrorDetail(errorCode(httpStatus), message))
+                .setError(new ErrorDetail(code, message != null ? message : code.name()))
                 .setThreshold(request.getThreshold())
                 .setMaskFormat(request.getMaskFormat())
                 .setResults(List.of())

@@ -61,7 +61,11 @@ public final class SegmentationPipeline implements RecordPipeline {
      */
     static final int RECORD_OVERHEAD_BYTES = 1024;
 
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+    /** Far longer than any forward: a stop waits for the one running rather than pull the engine from under it. */
+    private static final Duration DEVICE_STOP_WAIT = Duration.ofMinutes(10);
+
+    /** Host work ends at the next interrupt check or retry pause. */
+    private static final Duration HOST_STOP_WAIT = Duration.ofSeconds(10);
 
     private final Segmenter engine;
     private final Deserializer<SegmentationRequest> requests;
@@ -118,19 +122,27 @@ public final class SegmentationPipeline implements RecordPipeline {
         return CAPACITY;
     }
 
-    /** Stops both executors; records still in the pipeline are abandoned (their futures never complete). */
+    /**
+     * Stops both executors; records still in the pipeline are abandoned (their futures never complete). A forward
+     * already running is waited for, since the engine must not be closed under it; see {@link #deviceStopped()}.
+     */
     @Override
     public void close() {
         host.shutdownNow();
         device.shutdownNow();
         try {
-            if (!device.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-                    || !host.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("pipeline threads still busy {} after close", CLOSE_WAIT);
+            if (!device.awaitTermination(DEVICE_STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("a forward is still running {} after the pipeline closed", DEVICE_STOP_WAIT);
             }
+            host.awaitTermination(HOST_STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the device thread has ended, so the engine may be closed: false only after a forward outlasted close. */
+    public boolean deviceStopped() {
+        return device.isTerminated();
     }
 
     /** One record on its way through the stages. */
@@ -153,6 +165,10 @@ public final class SegmentationPipeline implements RecordPipeline {
     }
 
     private PreparedRequest prepare(Job job) {
+        if (job.record.value() == null) {
+            throw new UndecodableRecordException(UndecodableRecordException.Reason.TRUNCATED_HEADER,
+                    "the record has no value (a tombstone), so no request");
+        }
         job.request = backoff.retry("reading request " + job.record.topic() + "-" + job.record.partition() + "@"
                 + job.record.offset(), () -> requests.deserialize(job.record.topic(), job.record.headers(),
                 job.record.value()), SegmentationPipeline::isRegistryUnavailable);

@@ -97,7 +97,7 @@ public final class StatusHeartbeats implements AutoCloseable {
     @Override
     public void close() {
         synchronized (this) {
-            timer.shutdownNow();
+            timer.shutdown(); // announcements already queued still go out; the periodic beat stops
         }
         try {
             timer.awaitTermination(FINAL_SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

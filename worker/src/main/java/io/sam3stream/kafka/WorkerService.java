@@ -157,7 +157,7 @@ public final class WorkerService implements AutoCloseable {
             if (heartbeats != null) {
                 heartbeats.close(); // publishes STOPPED
             }
-            if (engine != null) {
+            if (engine != null && (pipeline == null || pipeline.deviceStopped())) {
                 engine.close();
             }
             ready.completeExceptionally(failure != null ? failure

@@ -56,7 +56,8 @@ class DeadLetterTest {
                     new Poison("unknown-schema", unknownId, UndecodableRecordException.Reason.UNKNOWN_SCHEMA_ID),
                     new Poison("truncated", Arrays.copyOf(valid, valid.length / 2),
                             UndecodableRecordException.Reason.TRUNCATED_BODY),
-                    new Poison("header-only", new byte[] {0, 0}, UndecodableRecordException.Reason.TRUNCATED_HEADER));
+                    new Poison("header-only", new byte[] {0, 0}, UndecodableRecordException.Reason.TRUNCATED_HEADER),
+                    new Poison("tombstone", null, UndecodableRecordException.Reason.TRUNCATED_HEADER));
 
             requests.send(TestRequests.request("before", TestRequests.goldenImage(), "cat").build());
             long[] offsets = new long[poisons.size()];
