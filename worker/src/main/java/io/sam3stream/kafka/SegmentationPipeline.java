@@ -59,7 +59,7 @@ public final class SegmentationPipeline implements RecordPipeline {
      * Room in a Kafka record batch for everything but the value: batch and record framing, the key (a request id)
      * and the correlation header. A result is refused before it is sent when value plus this exceeds the limit.
      */
-    static final int RECORD_OVERHEAD_BYTES = 1024;
+    private static final int RECORD_OVERHEAD_BYTES = 1024;
 
     /** Far longer than any forward: a stop waits for the one running rather than pull the engine from under it. */
     private static final Duration DEVICE_STOP_WAIT = Duration.ofMinutes(10);

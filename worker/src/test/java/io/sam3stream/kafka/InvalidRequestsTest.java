@@ -29,6 +29,9 @@ class InvalidRequestsTest {
 
     private static final Duration RESULTS_TIMEOUT = Duration.ofSeconds(90);
 
+    /** Small enough that thirty uncompressed RLE masks of a 1000-pixel-wide image do not fit one record. */
+    private static final int MAX_MESSAGE_BYTES = 64 * 1024;
+
     @TempDir
     static Path imageRoot;
 
@@ -40,6 +43,7 @@ class InvalidRequestsTest {
         env.put("SAM3_IMAGE_ROOT", imageRoot.toString());
         env.put("SAM3_MAX_PROMPTS", "3");
         env.put("SAM3_MAX_SIDE", "1024");
+        env.put("SAM3_MAX_MESSAGE_BYTES", Integer.toString(MAX_MESSAGE_BYTES));
         worker = RunningWorker.start(env);
     }
 
@@ -56,6 +60,7 @@ class InvalidRequestsTest {
         byte[] image = TestRequests.goldenImage();
         Path outside = Files.write(imageRoot.getParent().resolve("outside-" + System.nanoTime() + ".png"), image);
         Path inside = Files.write(imageRoot.resolve("inside.png"), image);
+        Path large = Files.write(imageRoot.resolve("large.png"), TestRequests.goldenImage(1000, 750));
         List<Case> cases = List.of(
                 new Case(TestRequests.request("bad-image", "not a png".getBytes(StandardCharsets.UTF_8), "cat")
                         .build(), ErrorCode.BAD_REQUEST, ""),
@@ -80,7 +85,11 @@ class InvalidRequestsTest {
                 new Case(TestRequests.request("box-upside-down", image, "cat").setPrompts(List.of(new Prompt("cat",
                         List.of(new io.sam3stream.avro.ExemplarBox(new io.sam3stream.avro.Box(50f, 50f, 10f, 10f),
                                 io.sam3stream.avro.BoxLabel.positive))))).build(),
-                        ErrorCode.UNPROCESSABLE_ENTITY, "x1 > x0"));
+                        ErrorCode.UNPROCESSABLE_ENTITY, "x1 > x0"),
+                new Case(TestRequests.request("result-too-large", image, "cat", "a red car", "person wearing a hat")
+                        .setImage(null).setImageUri(large.toUri().toString()).setThreshold(0f)
+                        .setMaskFormat(io.sam3stream.avro.MaskFormat.rle).build(),
+                        ErrorCode.PAYLOAD_TOO_LARGE, "SAM3_MAX_MESSAGE_BYTES=" + MAX_MESSAGE_BYTES));
         SegmentationRequest claimCheck = TestRequests.request("claim-check-inside-root", image, "cat").setImage(null)
                 .setImageUri(inside.toUri().toString()).build();
 

@@ -42,9 +42,24 @@ final class TestRequests {
                 .setPrompts(Arrays.stream(prompts).map(p -> new Prompt(p, List.of())).toList());
     }
 
-    /** An RGB PNG of the given size. */
+    /** The golden image stretched to {@code width} × {@code height}, as a PNG. */
+    static byte[] goldenImage(int width, int height) {
+        try {
+            BufferedImage golden = ImageIO.read(TinyGolden.dir().resolve("image.png").toFile());
+            BufferedImage scaled = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
+            scaled.createGraphics().drawImage(golden, 0, 0, width, height, null);
+            return encode(scaled);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A black RGB PNG of the given size. */
     static byte[] png(int width, int height) {
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
+        return encode(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR));
+    }
+
+    private static byte[] encode(BufferedImage image) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             ImageIO.write(image, "png", out);
