@@ -93,11 +93,12 @@ public final class DevCommand implements Callable<Integer> {
                 settings = settings.with(Knob.SAM3_PORT, port.toString());
             }
             Settings configured = settings;
+            java.util.function.Consumer<String> progress = line -> {
+                out.println(line);
+                out.flush();
+            };
             WorkerService worker = new WorkerService(configured,
-                    () -> EngineFactory.create(configured, source, line -> {
-                        out.println(line);
-                        out.flush();
-                    }));
+                    () -> EngineFactory.create(configured, source, progress), progress);
             started.push(worker);
             worker.start();
             worker.ready().join();

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import javax.imageio.ImageIO;
 import org.slf4j.Logger;
@@ -31,11 +32,14 @@ final class WarmUp {
      * cache cannot answer the later ones.
      *
      * @param forwardObserver told the wall time of every forward, in milliseconds
+     * @param progress        told "Warming up (i/n) ..." before each run and "Warmup complete" after the last
      * @return the slowest forward, or empty when {@code runs} is 0
      */
-    static Optional<Duration> run(Segmenter engine, int runs, DoubleConsumer forwardObserver) {
+    static Optional<Duration> run(Segmenter engine, int runs, DoubleConsumer forwardObserver,
+            Consumer<String> progress) {
         Duration slowest = null;
         for (int run = 0; run < runs; run++) {
+            progress.accept("Warming up (" + (run + 1) + "/" + runs + ") ...");
             PreparedRequest prepared = engine.prepare(SegmentRequest.of(image(engine.info().inputSize(), run),
                     "object"));
             long start = System.nanoTime();
@@ -46,6 +50,7 @@ final class WarmUp {
             LOG.info("warm-up forward {} of {} took {} ms", run + 1, runs, forward.toMillis());
             slowest = slowest == null || forward.compareTo(slowest) > 0 ? forward : slowest;
         }
+        progress.accept("Warmup complete");
         return Optional.ofNullable(slowest);
     }
 

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,6 +36,7 @@ public final class WorkerService implements AutoCloseable {
     private final WorkerConfig config;
     private final EngineInfo expected;
     private final Supplier<? extends Segmenter> engineLoader;
+    private final Consumer<String> progress;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private Thread thread;
@@ -47,6 +49,16 @@ public final class WorkerService implements AutoCloseable {
      * @param engineLoader loads the engine; called once, on the worker's thread
      */
     public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader) {
+        this(settings, engineLoader, LOG::info);
+    }
+
+    /**
+     * @param settings     the configuration (topics, limits, worker id, Kafka and registry addresses)
+     * @param engineLoader loads the engine; called once, on the worker's thread
+     * @param progress     told the warm-up steps as they begin ("Warming up (1/2) ...", "Warmup complete")
+     */
+    public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader, Consumer<String> progress) {
+        this.progress = progress;
         this.config = WorkerConfig.from(settings);
         this.expected = new EngineInfo(settings.get(Knob.SAM3_BACKEND), settings.get(Knob.SAM3_BACKEND),
                 settings.get(Knob.HF_MODEL), "", null, 0);
@@ -125,7 +137,7 @@ public final class WorkerService implements AutoCloseable {
             engine = engineLoader.get();
             heartbeats.engineLoaded(engine.info());
             LOG.info("engine loaded: {}", engine.info());
-            Duration forward = WarmUp.run(engine, config.warmupRuns(), heartbeats::forwardFinished)
+            Duration forward = WarmUp.run(engine, config.warmupRuns(), heartbeats::forwardFinished, progress)
                     .orElse(ProcessingTimeouts.UNMEASURED_FORWARD);
             ProcessingTimeouts timeouts = new ProcessingTimeouts(forward,
                     Duration.ofNanos(System.nanoTime() - startNanos), SegmentationPipeline.CAPACITY);
