@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * {@code sam3 worker} in a child JVM with the test classpath and the tiny checkpoint, so a test can kill it the way
  * an operating system does (SIGKILL) or stop it the way an orchestrator does (SIGTERM).
  */
-final class ChildWorker implements AutoCloseable {
+public final class ChildWorker implements AutoCloseable {
 
     private final Process process;
     private final Path readyFile;
@@ -26,7 +26,7 @@ final class ChildWorker implements AutoCloseable {
     }
 
     /** Starts a worker with {@code env}; its output is appended to {@code log}. */
-    static ChildWorker start(Map<String, String> env, Path readyFile, Path log) throws IOException {
+    public static ChildWorker start(Map<String, String> env, Path readyFile, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g", "-XX:+UseSerialGC", "-Dai.djl.offline=true",
@@ -43,7 +43,7 @@ final class ChildWorker implements AutoCloseable {
     }
 
     /** Waits until the worker reports READY through its ready file; false when it did not within {@code timeout}. */
-    boolean awaitReady(Duration timeout) throws InterruptedException {
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(readyFile)) {
             if (System.nanoTime() > deadline || !process.isAlive()) {
@@ -55,19 +55,19 @@ final class ChildWorker implements AutoCloseable {
     }
 
     /** SIGKILL: the worker gets no chance to finish anything. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** SIGTERM, then the exit status; -1 when it did not exit within {@code timeout}. */
-    int terminate(Duration timeout) throws InterruptedException {
+    public int terminate(Duration timeout) throws InterruptedException {
         process.destroy();
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
     /** The last lines the worker printed, for a failure message. */
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

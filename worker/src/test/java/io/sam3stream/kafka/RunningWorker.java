@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A {@link WorkerService} with the tiny engine, started in this JVM and waited for until READY. */
-final class RunningWorker implements AutoCloseable {
+public final class RunningWorker implements AutoCloseable {
 
     /** Engine load and warm-up of the tiny model, with room for a busy host. */
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    public static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final WorkerService service;
 
@@ -18,7 +18,7 @@ final class RunningWorker implements AutoCloseable {
     }
 
     /** Starts a worker with {@code env} and returns once it is READY. */
-    static RunningWorker start(Map<String, String> env) throws Exception {
+    public static RunningWorker start(Map<String, String> env) throws Exception {
         Settings settings = Settings.from(env);
         WorkerService service = new WorkerService(settings, () -> TinyEngine.load(settings));
         service.start();
@@ -31,12 +31,12 @@ final class RunningWorker implements AutoCloseable {
         return new RunningWorker(service);
     }
 
-    WorkerConfig config() {
+    public WorkerConfig config() {
         return service.config();
     }
 
     /** Stops the worker (drains, publishes STOPPED) and waits until it has. */
-    void stop() {
+    public void stop() {
         service.stop();
     }
 

@@ -28,20 +28,20 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** What the tests do to a worker from the outside: produce requests (valid or not) and read what comes back. */
-final class TestClients {
+public final class TestClients {
 
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
     private TestClients() {}
 
     /** Produces requests in the Confluent wire format (registering the schema) and raw bytes. */
-    static final class Requests implements AutoCloseable {
+    public static final class Requests implements AutoCloseable {
         private final KafkaProducer<byte[], byte[]> producer;
         private final AvroSerializer<SegmentationRequest> serializer =
                 new AvroSerializer<>(KafkaTestStack.registryClient(), true);
         private final String topic;
 
-        Requests(String topic) {
+        public Requests(String topic) {
             this.topic = topic;
             Properties p = new Properties();
             p.put("bootstrap.servers", KafkaTestStack.bootstrapServers());
@@ -51,20 +51,20 @@ final class TestClients {
         }
 
         /** The request in the wire format, as the serializer writes it. */
-        byte[] encode(SegmentationRequest request) {
+        public byte[] encode(SegmentationRequest request) {
             return serializer.serialize(topic, request);
         }
 
         /** Sends {@code request} keyed by its id; returns where it landed. */
-        RecordMetadata send(SegmentationRequest request) {
+        public RecordMetadata send(SegmentationRequest request) {
             return send(request, new RecordHeaders());
         }
 
-        RecordMetadata send(SegmentationRequest request, Headers headers) {
+        public RecordMetadata send(SegmentationRequest request, Headers headers) {
             return sendRaw(request.getRequestId().getBytes(StandardCharsets.UTF_8), encode(request), headers);
         }
 
-        RecordMetadata sendRaw(byte[] key, byte[] value, Headers headers) {
+        public RecordMetadata sendRaw(byte[] key, byte[] value, Headers headers) {
             try {
                 return producer.send(new ProducerRecord<>(topic, null, key, value, headers))
                         .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -83,7 +83,7 @@ final class TestClients {
      * Reads every committed record of a topic from the beginning, without a consumer group, until {@code done}
      * accepts what was read or {@code timeout} passes; returns what was read either way.
      */
-    static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, Duration timeout,
+    public static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, Duration timeout,
             Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
         List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
@@ -106,7 +106,7 @@ final class TestClients {
      * Reads until records with each of {@code keys} were read; returns the records with those keys (a topic may
      * hold other tests' records too).
      */
-    static List<ConsumerRecord<byte[], byte[]>> readCommittedKeys(String topic, Collection<String> keys,
+    public static List<ConsumerRecord<byte[], byte[]>> readCommittedKeys(String topic, Collection<String> keys,
             Duration timeout) {
         Predicate<ConsumerRecord<byte[], byte[]>> wanted =
                 r -> r.key() != null && keys.contains(new String(r.key(), StandardCharsets.UTF_8));
@@ -119,7 +119,7 @@ final class TestClients {
      * Every committed record of {@code topic} once records with all of {@code keys} are there, read again after
      * {@code settle} more, so that a late duplicate would be among them.
      */
-    static List<ConsumerRecord<byte[], byte[]>> readAllOnceComplete(String topic, Collection<String> keys,
+    public static List<ConsumerRecord<byte[], byte[]>> readAllOnceComplete(String topic, Collection<String> keys,
             Duration timeout, Duration settle) {
         readCommittedKeys(topic, keys, timeout);
         try {
@@ -131,7 +131,7 @@ final class TestClients {
     }
 
     /** Every committed record of {@code topic} now: up to each partition's last stable offset. */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, SEND_TIMEOUT).stream()
@@ -151,11 +151,11 @@ final class TestClients {
     }
 
     /** Watches how far the committed transactions writing to one topic got. */
-    static final class Progress implements AutoCloseable {
+    public static final class Progress implements AutoCloseable {
         private final KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer();
         private final List<TopicPartition> partitions;
 
-        Progress(String topic) {
+        public Progress(String topic) {
             partitions = consumer.partitionsFor(topic, SEND_TIMEOUT).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);
@@ -165,7 +165,7 @@ final class TestClients {
          * The sum of the partitions' last stable offsets: it grows whenever a transaction writing to the topic
          * commits (it also counts transaction markers, so it measures progress, not records).
          */
-        long stableEnd() {
+        public long stableEnd() {
             return consumer.endOffsets(partitions, SEND_TIMEOUT).values().stream().mapToLong(Long::longValue).sum();
         }
 
@@ -184,12 +184,12 @@ final class TestClients {
     }
 
     /** Reads until at least {@code count} records were read. */
-    static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, int count, Duration timeout) {
+    public static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, int count, Duration timeout) {
         return readCommitted(topic, timeout, read -> read.size() >= count);
     }
 
     /** Creates a topic with {@code partitions} partitions. */
-    static void createTopic(String name, int partitions) {
+    public static void createTopic(String name, int partitions) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaTestStack.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
                     .all().get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -21,12 +21,12 @@ import javax.imageio.ImageIO;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** Requests and results as the tests write and read them. */
-final class TestRequests {
+public final class TestRequests {
 
     private TestRequests() {}
 
     /** The golden image of the tiny model (200×150 RGB PNG). */
-    static byte[] goldenImage() {
+    public static byte[] goldenImage() {
         try {
             return Files.readAllBytes(TinyGolden.dir().resolve("image.png"));
         } catch (IOException e) {
@@ -35,7 +35,7 @@ final class TestRequests {
     }
 
     /** A request for {@code image} with text prompts and the defaults for everything else. */
-    static SegmentationRequest.Builder request(String id, byte[] image, String... prompts) {
+    public static SegmentationRequest.Builder request(String id, byte[] image, String... prompts) {
         return SegmentationRequest.newBuilder()
                 .setRequestId(id)
                 .setImage(ByteBuffer.wrap(image))
@@ -43,7 +43,7 @@ final class TestRequests {
     }
 
     /** The golden image stretched to {@code width} × {@code height}, as a PNG. */
-    static byte[] goldenImage(int width, int height) {
+    public static byte[] goldenImage(int width, int height) {
         try {
             BufferedImage golden = ImageIO.read(TinyGolden.dir().resolve("image.png").toFile());
             BufferedImage scaled = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
@@ -55,7 +55,7 @@ final class TestRequests {
     }
 
     /** A black RGB PNG of the given size. */
-    static byte[] png(int width, int height) {
+    public static byte[] png(int width, int height) {
         return encode(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR));
     }
 
@@ -70,12 +70,12 @@ final class TestRequests {
     }
 
     /** Decodes result records with the test stack's registry. */
-    static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records) {
+    public static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records) {
         return results(records, KafkaTestStack.registryClient());
     }
 
     /** Decodes result records with {@code registry}. */
-    static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records,
+    public static List<SegmentationResult> results(List<ConsumerRecord<byte[], byte[]>> records,
             SchemaRegistryClient registry) {
         SpecificAvroDeserializer<SegmentationResult> deserializer =
                 new SpecificAvroDeserializer<>(registry, SegmentationResult.class);
@@ -83,7 +83,7 @@ final class TestRequests {
     }
 
     /** Results by request id; fails on a duplicate. */
-    static Map<String, SegmentationResult> byRequestId(List<SegmentationResult> results) {
+    public static Map<String, SegmentationResult> byRequestId(List<SegmentationResult> results) {
         return results.stream().collect(Collectors.toMap(SegmentationResult::getRequestId, Function.identity()));
     }
 }

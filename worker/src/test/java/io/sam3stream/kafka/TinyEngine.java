@@ -9,22 +9,22 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** The engine with the tiny golden checkpoint of the test resources. */
-final class TinyEngine {
+public final class TinyEngine {
 
     private TinyEngine() {}
 
     /** The upstream-layout checkpoint. */
-    static Path checkpoint() {
+    public static Path checkpoint() {
         return TinyGolden.dir().resolve("sam3-tiny.pt");
     }
 
     /** Its hyper-parameters. */
-    static Path config() {
+    public static Path config() {
         return TinyGolden.dir().resolve("config.json");
     }
 
     /** A freshly loaded engine, configured by {@code settings} (limits, caches, threads). */
-    static Segmenter load(Settings settings) {
+    public static Segmenter load(Settings settings) {
         return EngineFactory.create(settings, ModelSource.checkpoint(checkpoint(), Optional.of(config())), step -> {});
     }
 }
