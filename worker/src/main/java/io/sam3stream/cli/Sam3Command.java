@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         name = "sam3",
         mixinStandardHelpOptions = true,
         description = "SAM3 segmentation: engine, Kafka worker and tools.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TokenizeCommand.class})
 public final class Sam3Command implements Runnable {
 
     @CommandLine.Spec

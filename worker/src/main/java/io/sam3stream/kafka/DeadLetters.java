@@ -3,6 +3,7 @@ package io.sam3stream.kafka;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import io.sam3stream.schemas.Topics.DeadLetterHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -14,35 +15,25 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class DeadLetters {
 
-    public static final String PREFIX = "__connect.errors.";
-    public static final String TOPIC = PREFIX + "topic";
-    public static final String PARTITION = PREFIX + "partition";
-    public static final String OFFSET = PREFIX + "offset";
-    public static final String EXCEPTION_CLASS = PREFIX + "exception.class.name";
-    public static final String EXCEPTION_MESSAGE = PREFIX + "exception.message";
-    public static final String EXCEPTION_STACKTRACE = PREFIX + "exception.stacktrace";
-    public static final String STAGE = PREFIX + "stage";
-
-    /** Connect's name for the stage that turns bytes into a record. */
-    public static final String STAGE_VALUE_CONVERTER = "VALUE_CONVERTER";
-
     private DeadLetters() {}
 
     /** The dead letter of {@code record}, which failed in {@code stage} with {@code error}. */
-    public static Outcome of(ConsumerRecord<byte[], byte[]> record, String dlqTopic, String stage, Throwable error) {
+    public static Outcome of(ConsumerRecord<byte[], byte[]> record, String dlqTopic, String stage, Class<?> failedIn,
+            Throwable error) {
         Headers headers = new RecordHeaders();
         for (Header h : record.headers()) {
             headers.add(h);
         }
-        headers.add(TOPIC, utf8(record.topic()));
-        headers.add(PARTITION, utf8(Integer.toString(record.partition())));
-        headers.add(OFFSET, utf8(Long.toString(record.offset())));
-        headers.add(STAGE, utf8(stage));
-        headers.add(EXCEPTION_CLASS, utf8(error.getClass().getName()));
-        headers.add(EXCEPTION_MESSAGE, utf8(String.valueOf(error.getMessage())));
+        headers.add(DeadLetterHeaders.TOPIC, utf8(record.topic()));
+        headers.add(DeadLetterHeaders.PARTITION, utf8(Integer.toString(record.partition())));
+        headers.add(DeadLetterHeaders.OFFSET, utf8(Long.toString(record.offset())));
+        headers.add(DeadLetterHeaders.STAGE, utf8(stage));
+        headers.add(DeadLetterHeaders.EXECUTING_CLASS, utf8(failedIn.getName()));
+        headers.add(DeadLetterHeaders.EXCEPTION_CLASS_NAME, utf8(error.getClass().getName()));
+        headers.add(DeadLetterHeaders.EXCEPTION_MESSAGE, utf8(String.valueOf(error.getMessage())));
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        headers.add(EXCEPTION_STACKTRACE, utf8(trace.toString()));
+        headers.add(DeadLetterHeaders.EXCEPTION_STACKTRACE, utf8(trace.toString()));
         return new Outcome(dlqTopic, null, record.key(), record.value(), headers, true);
     }
 

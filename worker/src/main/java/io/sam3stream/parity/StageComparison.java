@@ -9,9 +9,11 @@ package io.sam3stream.parity;
  * @param cosine      cosine similarity of the two flattened tensors (1 for two zero tensors)
  * @param tolerance   the bound {@code maxAbsDiff} had to meet
  * @param detail      why it failed when the failure is not numeric (shape mismatch), else empty
+ * @param mask        true for a binary-mask comparison: then maxAbsDiff counts differing pixels, meanAbsDiff is
+ *                    their fraction and cosine holds the IoU
  */
 public record StageComparison(String stage, double maxAbsDiff, double meanAbsDiff, double cosine, double tolerance,
-        String detail) {
+        String detail, boolean mask) {
 
     /** Relative tolerance of float stages: max abs diff ≤ 1e-4 × (1 + max |reference|). */
     public static final double RELATIVE_TOLERANCE = 1e-4;
@@ -23,7 +25,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     public static final double MIN_MASK_IOU = 0.999;
 
     public boolean passed() {
-        return detail.isEmpty() && maxAbsDiff <= tolerance;
+        return detail.isEmpty() && (mask || maxAbsDiff <= tolerance);
     }
 
     /** Compares two tensors of the same shape under the float-stage tolerance. */
@@ -50,7 +52,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         if (!java.util.Arrays.equals(actualShape, referenceShape)) {
             return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
                     "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
-                            + java.util.Arrays.toString(referenceShape));
+                            + java.util.Arrays.toString(referenceShape), true);
         }
         long intersection = 0;
         long union = 0;
@@ -74,7 +76,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         String detail = unexplained > 0
                 ? unexplained + " pixels differ away from the 0.5 boundary"
                 : iou < MIN_MASK_IOU ? String.format("IoU %.6f below %.3f", iou, MIN_MASK_IOU) : "";
-        return new StageComparison(stage, flips, (double) flips / Math.max(1, actual.length), iou, 0, detail);
+        return new StageComparison(stage, flips, (double) flips / Math.max(1, actual.length), iou, 0, detail, true);
     }
 
     private static StageComparison compare(String stage, long[] actualShape, float[] actual, long[] referenceShape,
@@ -82,7 +84,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         if (!java.util.Arrays.equals(actualShape, referenceShape)) {
             return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
                     "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
-                            + java.util.Arrays.toString(referenceShape));
+                            + java.util.Arrays.toString(referenceShape), false);
         }
         double maxAbs = 0;
         double sumAbs = 0;
@@ -107,11 +109,15 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         double cosine = na == 0 && nr == 0 ? 1.0 : dot / Math.sqrt(na * nr);
         double mean = actual.length == 0 ? 0 : sumAbs / actual.length;
         double tolerance = Double.isNaN(absoluteBound) ? RELATIVE_TOLERANCE * (1 + maxRef) : absoluteBound;
-        return new StageComparison(stage, maxAbs, mean, cosine, tolerance, "");
+        return new StageComparison(stage, maxAbs, mean, cosine, tolerance, "", false);
     }
 
     /** One line for the parity report: name, max abs diff, mean abs diff, cosine, PASS/FAIL. */
     public String reportLine() {
+        if (mask) {
+            return String.format("%-44s flips %d  IoU %.6f  %s", stage, (long) maxAbsDiff, cosine,
+                    passed() ? "PASS" : "FAIL  " + detail);
+        }
         if (!detail.isEmpty()) {
             return String.format("%-44s FAIL  %s", stage, detail);
         }

@@ -34,7 +34,9 @@ public final class Attention {
         NDArray kt = k.transpose(0, 1, 3, 2);
         long chunk = Math.max(1, Math.min(lq, MAX_LOGITS / Math.max(1, batchHeads * lk)));
         if (chunk >= lq) {
-            return attend(q, kt, v, bias, scale);
+            NDArray out = attend(q, kt, v, bias, scale);
+            kt.close();
+            return out;
         }
         NDList parts = new NDList();
         for (long start = 0; start < lq; start += chunk) {
@@ -52,6 +54,7 @@ public final class Attention {
         }
         NDArray out = NDArrays.concat(parts, 2);
         parts.close();
+        kt.close();
         return out;
     }
 

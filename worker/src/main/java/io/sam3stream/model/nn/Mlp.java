@@ -20,13 +20,17 @@ public record Mlp(List<Linear> layers) {
         return new Mlp(List.copyOf(layers));
     }
 
-    public NDArray forward(NDArray x) {
-        for (int i = 0; i < layers.size(); i++) {
-            x = layers.get(i).forward(x);
-            if (i < layers.size() - 1) {
-                x = Activation.relu(x);
+    /** Applies the layers; the hidden activations are freed before returning. */
+    public NDArray forward(NDArray input) {
+        return Scopes.keep(() -> {
+            NDArray x = input;
+            for (int i = 0; i < layers.size(); i++) {
+                x = layers.get(i).forward(x);
+                if (i < layers.size() - 1) {
+                    x = Activation.relu(x);
+                }
             }
-        }
-        return x;
+            return x;
+        });
     }
 }

@@ -29,13 +29,13 @@ public final class MultiheadAttention {
         NDArray w = sub.get("in_proj_weight");
         NDArray b = sub.get("in_proj_bias");
         long e = w.getShape().get(0) / 3;
+        // The q/k/v rows are views; w and b must stay open: an array created from a buffer only borrows that
+        // buffer's memory, so closing it would free the data its views still read.
         Linear[] qkv = new Linear[3];
         for (int i = 0; i < 3; i++) {
             NDIndex rows = new NDIndex("{}:{}", i * e, (i + 1) * e);
             qkv[i] = new Linear(w.get(rows), b.get(rows));
         }
-        w.close();
-        b.close();
         return new MultiheadAttention(qkv[0], qkv[1], qkv[2], Linear.load(sub, "out_proj"), heads);
     }
 

@@ -37,17 +37,22 @@ public final class Params {
         return new Params(source, manager, qualify(name) + ".");
     }
 
-    /** The parameter {@code name} under this subtree, as float32 with its stored shape. */
+    /**
+     * The parameter {@code name} under this subtree, as float32 with its stored shape, in memory owned by
+     * libtorch. An array created from a Java buffer only borrows that buffer: a view sliced from it (a q/k/v block
+     * of a packed projection) would read freed memory once the borrowing array is closed and the buffer
+     * collected. Cloning into libtorch's allocator makes every parameter and every view of it safe.
+     */
     public NDArray get(String name) {
         RawTensor t = source.get(qualify(name));
         Shape shape = new Shape(t.shape());
-        if (t.dtype() == DType.F32) {
-            ByteBuffer direct = ByteBuffer.allocateDirect(t.data().remaining()).order(ByteOrder.nativeOrder());
-            direct.put(t.data());
-            direct.flip();
-            return manager.create(direct.asFloatBuffer(), shape, DataType.FLOAT32);
-        }
-        return manager.create(t.toFloats(), shape);
+        ByteBuffer bytes = t.data();
+        NDArray borrowed = t.dtype() == DType.F32 && bytes.isDirect() && bytes.order() == ByteOrder.nativeOrder()
+                ? manager.create(bytes, shape, DataType.FLOAT32)
+                : manager.create(t.toFloats(), shape);
+        NDArray owned = borrowed.duplicate();
+        borrowed.close();
+        return owned;
     }
 
     /** True if the subtree holds a parameter called {@code name}. */

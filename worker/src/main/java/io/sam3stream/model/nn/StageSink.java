@@ -13,7 +13,10 @@ public interface StageSink {
     /** Records nothing. */
     StageSink NONE = (name, value) -> {};
 
-    /** Called with a stage's output; the array must not be closed or modified by the sink. */
+    /**
+     * Called with a stage's output; the array must not be closed or modified by the sink, and it is only valid during
+     * the call (modules free their intermediates on return): copy what must outlive it.
+     */
     void record(String name, NDArray value);
 
     /** True if this sink keeps anything; modules may skip building a stage's layout when it does not. */

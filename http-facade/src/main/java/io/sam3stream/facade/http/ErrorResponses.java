@@ -1,0 +1,62 @@
+package io.sam3stream.facade.http;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become responses: every error, whether thrown by a handler, by Javalin itself
+ * (404, 405) or carried by a failed future, is answered with its status and the JSON body
+ * {@code {"error": ..., "detail": ...}}. Anything unexpected is a 500 whose detail is the exception's text.
+ */
+public final class ErrorResponses {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorResponses.class);
+
+    private ErrorResponses() {
+    }
+
+    /** Registers the exception mapping, and JSON bodies for Javalin's own 404 and 405, on the routes. */
+    public static void install(RoutesConfig routes) {
+        routes.exception(Exception.class, (e, ctx) -> respond(ctx, toApi(e)));
+        routes.error(404, "*", ctx -> respond(ctx, ApiException.http(404, "NOT_FOUND",
+                "no route " + ctx.method() + " " + ctx.path())));
+        routes.error(405, "*", ctx -> respond(ctx, ApiException.http(405, "METHOD_NOT_ALLOWED",
+                ctx.method() + " is not allowed on " + ctx.path())));
+    }
+
+    /** The API error a failure stands for. */
+    static ApiException toApi(Throwable failure) {
+        Throwable e = failure;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof ApiException api) {
+            return api;
+        }
+        if (e instanceof HttpResponseException http) {
+            HttpStatus status = HttpStatus.forStatus(http.getStatus());
+            String name = status.getMessage().toUpperCase(Locale.ROOT).replace(' ', '_');
+            return ApiException.http(http.getStatus(), name, http.getMessage());
+        }
+        LOG.error("request failed unexpectedly", e);
+        return ApiException.internal(e.toString());
+    }
+
+    private static void respond(Context ctx, ApiException error) {
+        ctx.status(error.status());
+        error.headers().forEach(ctx::header);
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("error", error.error());
+        body.put("detail", error.detail());
+        ctx.json(body);
+    }
+}

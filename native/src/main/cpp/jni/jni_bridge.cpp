@@ -1,0 +1,287 @@
+// JNI glue over sam3native.h for io.sam3stream.device.NativeApi. Every entry point converts failures into a
+// Java io.sam3stream.device.DeviceException: a C++ exception never unwinds into the JVM.
+#include <jni.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "io_sam3stream_device_NativeApi.h"
+#include "sam3native.h"
+
+namespace {
+
+jclass device_exception_class = nullptr;
+jmethodID device_exception_init = nullptr;
+
+/** A Java exception is already pending (thrown by a JNI function); the entry point just returns. */
+struct JavaExceptionPending {};
+
+/** JNI's NewStringUTF wants modified UTF-8; error texts are ASCII, anything else becomes '?'. */
+std::string ascii(const char* text) {
+    std::string s(text == nullptr ? "" : text);
+    std::replace_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, '?');
+    return s;
+}
+
+void throw_device_exception(JNIEnv* env, int status, const char* message) noexcept {
+    if (env->ExceptionCheck()) {
+        return;
+    }
+    jstring text = nullptr;
+    try {
+        text = env->NewStringUTF(ascii(message).c_str());
+    } catch (...) {
+        text = env->NewStringUTF("out of memory");
+    }
+    if (text == nullptr) {
+        return;  // NewStringUTF threw OutOfMemoryError, which is now pending
+    }
+    auto exception = static_cast<jthrowable>(
+        env->NewObject(device_exception_class, device_exception_init, static_cast<jint>(status), text));
+    if (exception != nullptr) {
+        env->Throw(exception);
+    }
+}
+
+void check_java(JNIEnv* env) {
+    if (env->ExceptionCheck()) {
+        throw JavaExceptionPending{};
+    }
+}
+
+/** Turns a failed C API call into a sam3n::Error carrying the library's explanation. */
+void check(sam3n_status status) {
+    if (status != SAM3N_OK) {
+        throw sam3n::Error(status, sam3n_last_error());
+    }
+}
+
+template <typename R, typename Body>
+R guarded(JNIEnv* env, R on_failure, Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const JavaExceptionPending&) {
+    } catch (const sam3n::Error& e) {
+        throw_device_exception(env, e.status(), e.what());
+    } catch (const std::bad_alloc&) {
+        throw_device_exception(env, SAM3N_OUT_OF_MEMORY, "out of host memory in the JNI bridge");
+    } catch (const std::exception& e) {
+        throw_device_exception(env, SAM3N_INTERNAL, e.what());
+    } catch (...) {
+        throw_device_exception(env, SAM3N_INTERNAL, "unexpected failure of unknown type in the JNI bridge");
+    }
+    return on_failure;
+}
+
+template <typename Body>
+void guarded_void(JNIEnv* env, Body&& body) noexcept {
+    guarded(env, 0, [&] {
+        body();
+        return 0;
+    });
+}
+
+sam3n_handle to_handle(jlong handle) { return static_cast<sam3n_handle>(handle); }
+
+/** A direct buffer (as a whole) plus dtype and shape as the C API's tensor view. */
+sam3n_tensor tensor(JNIEnv* env, const char* what, jobject buffer, jint dtype, jlongArray shape) {
+    sam3n::require_argument(buffer != nullptr && shape != nullptr, std::string(what) + ": buffer and shape are required");
+    void* address = env->GetDirectBufferAddress(buffer);
+    const jlong capacity = env->GetDirectBufferCapacity(buffer);
+    check_java(env);
+    sam3n::require_argument(address != nullptr && capacity >= 0,
+                            std::string(what) + ": not a direct ByteBuffer (the native side reads memory in place)");
+    const jsize rank = env->GetArrayLength(shape);
+    sam3n::require_argument(rank <= SAM3N_MAX_RANK, std::string(what) + ": rank " + std::to_string(rank) +
+                                                        " exceeds " + std::to_string(SAM3N_MAX_RANK));
+    sam3n_tensor t{};
+    t.data = address;
+    t.bytes = static_cast<uint64_t>(capacity);
+    t.dtype = static_cast<sam3n_dtype>(dtype);
+    t.rank = static_cast<int32_t>(rank);
+    std::vector<jlong> dims(static_cast<std::size_t>(rank));
+    env->GetLongArrayRegion(shape, 0, rank, dims.data());
+    check_java(env);
+    std::copy(dims.begin(), dims.end(), t.shape);
+    return t;
+}
+
+/** Holds a Java string's modified-UTF-8 characters for the duration of a call. */
+class Utf8 {
+public:
+    Utf8(JNIEnv* env, jstring s) : env_(env), s_(s) {
+        sam3n::require_argument(s != nullptr, "name is null");
+        chars_ = env->GetStringUTFChars(s, nullptr);
+        check_java(env);
+    }
+    ~Utf8() {
+        if (chars_ != nullptr) {
+            env_->ReleaseStringUTFChars(s_, chars_);
+        }
+    }
+    Utf8(const Utf8&) = delete;
+    Utf8& operator=(const Utf8&) = delete;
+    const char* get() const { return chars_; }
+
+private:
+    JNIEnv* env_;
+    jstring s_;
+    const char* chars_ = nullptr;
+};
+
+jclass global_class(JNIEnv* env, const char* name) {
+    jclass local = env->FindClass(name);
+    if (local == nullptr) {
+        return nullptr;
+    }
+    auto global = static_cast<jclass>(env->NewGlobalRef(local));
+    env->DeleteLocalRef(local);
+    return global;
+}
+
+}  // namespace
+
+extern "C" {
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {
+    JNIEnv* env = nullptr;
+    if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_1_8) != JNI_OK) {
+        return JNI_ERR;
+    }
+    device_exception_class = global_class(env, "io/sam3stream/device/DeviceException");
+    if (device_exception_class == nullptr) {
+        return JNI_ERR;
+    }
+    device_exception_init = env->GetMethodID(device_exception_class, "<init>", "(ILjava/lang/String;)V");
+    return device_exception_init == nullptr ? JNI_ERR : JNI_VERSION_1_8;
+}
+
+JNIEXPORT jint JNICALL Java_io_sam3stream_device_NativeApi_apiVersion(JNIEnv*, jclass) {
+    return sam3n_api_version();
+}
+
+JNIEXPORT jstring JNICALL Java_io_sam3stream_device_NativeApi_implementation(JNIEnv* env, jclass) {
+    return env->NewStringUTF(sam3n_implementation());
+}
+
+JNIEXPORT jlong JNICALL Java_io_sam3stream_device_NativeApi_open(
+    JNIEnv* env, jclass, jint device_id, jlong l1_small_size, jlong trace_region_size, jint num_threads,
+    jboolean fused, jint image_size, jint pretrain_image_size, jint patch_size, jint embed_dim, jint depth,
+    jint num_heads, jint mlp_hidden, jint window_size, jintArray global_blocks, jint d_model, jint encoder_layers,
+    jint encoder_heads, jint dim_feedforward) {
+    return guarded(env, jlong{0}, [&] {
+        sam3n::require_argument(global_blocks != nullptr, "global blocks are required");
+        sam3n::require_argument(l1_small_size >= 0 && trace_region_size >= 0, "sizes must not be negative");
+        const jsize count = env->GetArrayLength(global_blocks);
+        std::vector<jint> blocks(static_cast<std::size_t>(count));
+        env->GetIntArrayRegion(global_blocks, 0, count, blocks.data());
+        check_java(env);
+        std::vector<int32_t> globals(blocks.begin(), blocks.end());
+        sam3n_open_options options{device_id, static_cast<uint64_t>(l1_small_size),
+                                   static_cast<uint64_t>(trace_region_size), num_threads, fused ? 1 : 0};
+        sam3n_vit_config vit{image_size, pretrain_image_size, patch_size, embed_dim, depth, num_heads,
+                             mlp_hidden, window_size, static_cast<int32_t>(count), globals.data()};
+        sam3n_encoder_config encoder{d_model, encoder_layers, encoder_heads, dim_feedforward};
+        sam3n_handle handle = 0;
+        check(sam3n_open(&options, &vit, &encoder, &handle));
+        return static_cast<jlong>(handle);
+    });
+}
+
+JNIEXPORT jint JNICALL Java_io_sam3stream_device_NativeApi_requiredWeightCount(JNIEnv* env, jclass, jlong handle) {
+    return guarded(env, jint{0}, [&] {
+        int32_t count = 0;
+        check(sam3n_required_weight_count(to_handle(handle), &count));
+        return static_cast<jint>(count);
+    });
+}
+
+JNIEXPORT jstring JNICALL Java_io_sam3stream_device_NativeApi_requiredWeightName(JNIEnv* env, jclass, jlong handle,
+                                                                                 jint index) {
+    return guarded(env, static_cast<jstring>(nullptr), [&] {
+        const char* name = nullptr;
+        int32_t rank = 0;
+        int64_t shape[SAM3N_MAX_RANK];
+        check(sam3n_required_weight(to_handle(handle), index, &name, &rank, shape));
+        jstring s = env->NewStringUTF(name);
+        check_java(env);
+        return s;
+    });
+}
+
+JNIEXPORT jlongArray JNICALL Java_io_sam3stream_device_NativeApi_requiredWeightShape(JNIEnv* env, jclass,
+                                                                                     jlong handle, jint index) {
+    return guarded(env, static_cast<jlongArray>(nullptr), [&] {
+        const char* name = nullptr;
+        int32_t rank = 0;
+        int64_t shape[SAM3N_MAX_RANK];
+        check(sam3n_required_weight(to_handle(handle), index, &name, &rank, shape));
+        jlongArray out = env->NewLongArray(rank);
+        check_java(env);
+        std::vector<jlong> dims(shape, shape + rank);
+        env->SetLongArrayRegion(out, 0, rank, dims.data());
+        check_java(env);
+        return out;
+    });
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_uploadWeight(JNIEnv* env, jclass, jlong handle,
+                                                                        jstring name, jobject data, jint dtype,
+                                                                        jlongArray shape) {
+    guarded_void(env, [&] {
+        Utf8 utf8(env, name);
+        sam3n_tensor weight = tensor(env, utf8.get(), data, dtype, shape);
+        check(sam3n_upload_weight(to_handle(handle), utf8.get(), &weight));
+    });
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_commitWeights(JNIEnv* env, jclass, jlong handle) {
+    guarded_void(env, [&] { check(sam3n_commit_weights(to_handle(handle))); });
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_runBackbone(JNIEnv* env, jclass, jlong handle,
+                                                                       jobject image, jint image_type,
+                                                                       jlongArray image_shape, jobject trunk_out,
+                                                                       jint trunk_out_type,
+                                                                       jlongArray trunk_out_shape) {
+    guarded_void(env, [&] {
+        sam3n_tensor in = tensor(env, "image", image, image_type, image_shape);
+        sam3n_tensor out = tensor(env, "trunk_out", trunk_out, trunk_out_type, trunk_out_shape);
+        check(sam3n_run_backbone(to_handle(handle), &in, &out));
+    });
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_runFusionEncoder(
+    JNIEnv* env, jclass, jlong handle, jobject features, jint features_type, jlongArray features_shape,
+    jobject pos, jint pos_type, jlongArray pos_shape, jobject prompt, jint prompt_type, jlongArray prompt_shape,
+    jobject mask, jint mask_type, jlongArray mask_shape, jobject memory, jint memory_type,
+    jlongArray memory_shape) {
+    guarded_void(env, [&] {
+        sam3n_tensor f = tensor(env, "image_features", features, features_type, features_shape);
+        sam3n_tensor p = tensor(env, "pos", pos, pos_type, pos_shape);
+        sam3n_tensor pr = tensor(env, "prompt", prompt, prompt_type, prompt_shape);
+        sam3n_tensor m = tensor(env, "prompt_mask", mask, mask_type, mask_shape);
+        sam3n_tensor out = tensor(env, "memory", memory, memory_type, memory_shape);
+        check(sam3n_run_fusion_encoder(to_handle(handle), &f, &p, &pr, &m, &out));
+    });
+}
+
+JNIEXPORT jstring JNICALL Java_io_sam3stream_device_NativeApi_describe(JNIEnv* env, jclass, jlong handle) {
+    return guarded(env, static_cast<jstring>(nullptr), [&] {
+        const char* text = nullptr;
+        check(sam3n_describe(to_handle(handle), &text));
+        jstring s = env->NewStringUTF(ascii(text).c_str());
+        check_java(env);
+        return s;
+    });
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_close(JNIEnv* env, jclass, jlong handle) {
+    guarded_void(env, [&] { check(sam3n_close(to_handle(handle))); });
+}
+
+}  // extern "C"

@@ -1,0 +1,102 @@
+package io.sam3stream.device;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * Loads the native islands library once per JVM: the file named by {@code SAM3_NATIVE_LIB} if set (the ttnn
+ * build on a p150 host), otherwise the host implementation packed in this jar under
+ * {@code native/<platform>/libsam3native.so}, copied to a temporary file first because a library cannot be
+ * loaded from inside a jar.
+ */
+public final class NativeLibrary {
+
+    /** Environment variable naming a library file to load instead of the packed one. */
+    public static final String PATH_VARIABLE = "SAM3_NATIVE_LIB";
+
+    /** The C API version this binding was written for ({@code SAM3N_API_VERSION}). */
+    static final int API_VERSION = 1;
+
+    private static final String LIBRARY_FILE = "libsam3native.so";
+
+    private static boolean loaded;
+
+    private NativeLibrary() {}
+
+    /**
+     * Makes sure the library is loaded.
+     *
+     * @throws DeviceException ({@link DeviceStatus#LIBRARY_UNAVAILABLE}) if it cannot be found or loaded, or is
+     *     of another API version
+     */
+    public static synchronized void load() {
+        if (loaded) {
+            return;
+        }
+        String override = System.getenv(PATH_VARIABLE);
+        String origin;
+        try {
+            if (override != null && !override.isBlank()) {
+                origin = PATH_VARIABLE + "=" + override;
+                System.load(Path.of(override).toAbsolutePath().toString());
+            } else {
+                origin = "the jar's " + resourcePath();
+                loadPacked();
+            }
+        } catch (UnsatisfiedLinkError | IOException | SecurityException e) {
+            throw new DeviceException(DeviceStatus.LIBRARY_UNAVAILABLE,
+                    "cannot load the native islands library: " + e.getMessage(), e);
+        }
+        int version = NativeApi.apiVersion();
+        if (version != API_VERSION) {
+            throw new DeviceException(DeviceStatus.LIBRARY_UNAVAILABLE, "the native library from " + origin
+                    + " implements API version " + version + ", this binding needs " + API_VERSION);
+        }
+        loaded = true;
+    }
+
+    /** Which implementation the loaded library contains: {@code host} or {@code ttnn}. */
+    public static String implementation() {
+        load();
+        return NativeApi.implementation();
+    }
+
+    /** Folder of the packed library for this JVM's platform, e.g. {@code linux-x86_64}. */
+    static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String osName = os.startsWith("linux") ? "linux" : os.replaceAll("[^a-z0-9]", "");
+        String archName = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> arch;
+        };
+        return osName + "-" + archName;
+    }
+
+    private static String resourcePath() {
+        return "/native/" + platform() + "/" + LIBRARY_FILE;
+    }
+
+    private static void loadPacked() throws IOException {
+        String resource = resourcePath();
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("no native library for platform " + platform() + " in the jar (" + resource
+                        + "); build one and point " + PATH_VARIABLE + " at it");
+            }
+            Path file = Files.createTempFile("libsam3native", ".so");
+            try {
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                System.load(file.toAbsolutePath().toString());
+            } finally {
+                // The loaded mapping outlives the file: nothing is left behind in the temp folder.
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+}

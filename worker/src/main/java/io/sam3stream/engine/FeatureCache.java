@@ -1,0 +1,85 @@
+package io.sam3stream.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A bounded least-recently-used cache of model features that closes what it evicts (features hold native
+ * memory). Used by the single device thread only, so it is not synchronised.
+ *
+ * @param <K> key (a prompt text, or a hash of decoded pixels)
+ * @param <V> cached features
+ */
+final class FeatureCache<K, V extends AutoCloseable> implements AutoCloseable {
+
+    private final int capacity;
+    private final LinkedHashMap<K, V> entries;
+    private long hits;
+    private long misses;
+
+    /** @param capacity entries kept; 0 disables caching (every lookup computes, nothing is kept) */
+    FeatureCache(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must be >= 0");
+        }
+        this.capacity = capacity;
+        this.entries = new LinkedHashMap<>(16, 0.75f, true);
+    }
+
+    /** The cached value for {@code key}, or null; a hit makes the entry the most recently used. */
+    V get(K key) {
+        V v = entries.get(key);
+        if (v != null) {
+            hits++;
+        } else {
+            misses++;
+        }
+        return v;
+    }
+
+    /**
+     * Keeps {@code value} under {@code key}, evicting (and closing) the least recently used entry when full.
+     * Returns false, keeping nothing, when caching is disabled: the caller then owns the value.
+     */
+    boolean put(K key, V value) {
+        if (capacity == 0) {
+            return false;
+        }
+        V previous = entries.put(key, value);
+        if (previous != null && previous != value) {
+            closeQuietly(previous);
+        }
+        while (entries.size() > capacity) {
+            Map.Entry<K, V> eldest = entries.entrySet().iterator().next();
+            entries.remove(eldest.getKey());
+            closeQuietly(eldest.getValue());
+        }
+        return true;
+    }
+
+    int size() {
+        return entries.size();
+    }
+
+    long hits() {
+        return hits;
+    }
+
+    long misses() {
+        return misses;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot release cached features", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        entries.values().forEach(FeatureCache::closeQuietly);
+        entries.clear();
+    }
+}

@@ -1,0 +1,100 @@
+package io.sam3stream.model.heads;
+
+import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.config.Sam3Config;
+import io.sam3stream.model.nn.LayerNorm;
+import io.sam3stream.model.nn.Mlp;
+import io.sam3stream.model.nn.MultiheadAttention;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Scopes;
+import io.sam3stream.model.nn.StageSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Upstream's {@code UniversalSegmentationHead} on the inference path (spec §1.11): the encoder memory attends to
+ * the prompt, replaces the 1× level of the backbone pyramid, and the {@link PixelDecoder} brings it to 4× with the
+ * finer levels; a 1×1 conv gives per-pixel instance embeddings and each query's mask logits are the dot product of
+ * its {@code mask_embed} with them.
+ */
+public final class SegmentationHead {
+
+    private final LayerNorm crossAttentionNorm;
+    private final MultiheadAttention crossAttendPrompt;
+    private final PixelDecoder pixelDecoder;
+    private final Conv2d instanceSegHead;
+    private final Conv2d semanticSegHead;
+    private final Mlp maskEmbed;
+    private final int grid;
+
+    private SegmentationHead(LayerNorm crossAttentionNorm, MultiheadAttention crossAttendPrompt,
+            PixelDecoder pixelDecoder, Conv2d instanceSegHead, Conv2d semanticSegHead, Mlp maskEmbed, int grid) {
+        this.crossAttentionNorm = crossAttentionNorm;
+        this.crossAttendPrompt = crossAttendPrompt;
+        this.pixelDecoder = pixelDecoder;
+        this.instanceSegHead = instanceSegHead;
+        this.semanticSegHead = semanticSegHead;
+        this.maskEmbed = maskEmbed;
+        this.grid = grid;
+    }
+
+    /**
+     * Loads the {@code segmentation_head} subtree. The pixel decoder gets three levels, 4×, 2× and the 1× memory,
+     * as upstream's backbone keeps three neck levels ({@code scalp=1}).
+     */
+    public static SegmentationHead load(Params head, Sam3Config config) {
+        return new SegmentationHead(LayerNorm.load(head, "cross_attn_norm"),
+                MultiheadAttention.load(head, "cross_attend_prompt", config.maskHeadHeads()),
+                PixelDecoder.load(head.sub("pixel_decoder"), 3),
+                Conv2d.load(head, "instance_seg_head"), Conv2d.load(head, "semantic_seg_head"),
+                Mlp.load(head, "mask_predictor.mask_embed", 3), config.grid());
+    }
+
+    /**
+     * Records {@code seg.prompt_attended_memory}, {@code seg.pixel_embed}, {@code seg.instance_embeds},
+     * {@code seg.pred_masks} and, only for the sink since inference never reads it, {@code seg.semantic_seg}.
+     *
+     * @param memory      fused image memory (B, G·G, d), token index y·G + x
+     * @param prompt      prompt tokens (B, S, d)
+     * @param promptMask  prompt key-padding mask (B, S), true = padding
+     * @param finerLevels the backbone pyramid levels finer than G, finest first ((1 or B, d, 4G, 4G) and
+     *                    (1 or B, d, 2G, 2G) in SAM3)
+     * @param queries     the last decoder layer's normed queries (B, Q, d)
+     * @return mask logits (B, Q, 4G, 4G)
+     */
+    public NDArray forward(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finerLevels,
+            NDArray queries, StageSink sink) {
+        return Scopes.keep(() -> {
+            NDArray attended = memory.add(crossAttendPrompt.forward(crossAttentionNorm.forward(memory), prompt,
+                    prompt, promptMask, null));
+            List<NDArray> levels = new ArrayList<>(finerLevels);
+            levels.add(toFeatureMap(attended));
+            NDArray instanceEmbeds;
+            try (NDArray pixelEmbed = pixelDecoder.forward(levels)) {
+                instanceEmbeds = instanceSegHead.forward(pixelEmbed);
+                if (sink.active()) {
+                    sink.record("seg.prompt_attended_memory", attended.transpose(1, 0, 2));
+                    sink.record("seg.pixel_embed", pixelEmbed);
+                    sink.record("seg.instance_embeds", instanceEmbeds);
+                    sink.record("seg.semantic_seg", semanticSegHead.forward(pixelEmbed));
+                }
+            }
+            long[] s = instanceEmbeds.getShape().getShape();
+            // einsum("bqc,bchw->bqhw") as one batched matmul over the flattened pixels.
+            NDArray masks = maskEmbed.forward(queries)
+                    .matMul(instanceEmbeds.reshape(s[0], s[1], s[2] * s[3]))
+                    .reshape(s[0], -1, s[2], s[3]);
+            sink.record("seg.pred_masks", masks);
+            return masks;
+        });
+    }
+
+    /** (B, G·G, d) tokens, index y·G + x → (B, d, G, G). */
+    private NDArray toFeatureMap(NDArray tokens) {
+        long[] s = tokens.getShape().getShape();
+        if (s[1] != (long) grid * grid) {
+            throw new IllegalArgumentException("memory has " + s[1] + " tokens, expected " + grid + "×" + grid);
+        }
+        return tokens.transpose(0, 2, 1).reshape(s[0], s[2], grid, grid);
+    }
+}

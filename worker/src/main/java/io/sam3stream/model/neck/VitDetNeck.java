@@ -1,0 +1,58 @@
+package io.sam3stream.model.neck;
+
+import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.StageSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The simple-FPN neck after the ViT (upstream {@code Sam3DualViTDetNeck} without its SAM2 twin; spec §1.3): one
+ * branch per scale turns the trunk output into a d-channel map, and each map gets its sine position encoding.
+ *
+ * <p>Stages emitted: {@code neck.fpn{j}} and {@code neck.pos{j}}, (B, d, H_j, W_j), for every computed level j.
+ */
+public final class VitDetNeck {
+
+    private final List<NeckBranch> branches;
+    private final SinePositionEncoding position;
+
+    private VitDetNeck(List<NeckBranch> branches, SinePositionEncoding position) {
+        this.branches = branches;
+        this.position = position;
+    }
+
+    /**
+     * Loads {@code convs.{j}} for the requested levels.
+     *
+     * @param visionBackbone the parameters under {@code backbone.vision_backbone}
+     * @param dModel         output channels of every level and of the position encodings
+     * @param levels         {@link NeckLevels#USED} to serve, {@link NeckLevels#ALL} to reproduce every upstream output
+     */
+    public static VitDetNeck load(Params visionBackbone, int dModel, NeckLevels levels) {
+        List<NeckBranch> branches = new ArrayList<>();
+        for (NeckScale scale : levels.scales()) {
+            branches.add(scale.load(visionBackbone.sub("convs." + scale.ordinal())));
+        }
+        return new VitDetNeck(List.copyOf(branches), new SinePositionEncoding(dModel));
+    }
+
+    /**
+     * @param trunkOut the ViT output (B, C, G, G); it becomes {@link ImageFeatures#trunk()}
+     * @param sink     receives the neck's stages
+     * @return the levels and their encodings, allocated in the trunk output's manager
+     */
+    public ImageFeatures forward(NDArray trunkOut, StageSink sink) {
+        List<NDArray> fpn = new ArrayList<>();
+        List<NDArray> pos = new ArrayList<>();
+        for (int j = 0; j < branches.size(); j++) {
+            NDArray level = branches.get(j).forward(trunkOut);
+            NDArray encoding = position.forward(level);
+            sink.record("neck.fpn" + j, level);
+            sink.record("neck.pos" + j, encoding);
+            fpn.add(level);
+            pos.add(encoding);
+        }
+        return new ImageFeatures(fpn, pos, trunkOut);
+    }
+}

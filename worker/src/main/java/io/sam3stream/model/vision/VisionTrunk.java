@@ -1,0 +1,99 @@
+package io.sam3stream.model.vision;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import io.sam3stream.model.config.VitConfig;
+import io.sam3stream.model.nn.LayerNorm;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.StageSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SAM3 image trunk (upstream {@code vitdet.ViT} as built by {@code _create_vit_backbone}; spec §1.2): patch
+ * embedding, tiled absolute position embedding, {@code ln_pre}, then windowed and global RoPE blocks. There is no
+ * cls token at run time and no final norm.
+ *
+ * <p>Stages emitted: {@code vit.patch_embed}, {@code vit.abs_pos}, {@code vit.ln_pre}, {@code vit.block{i}} (all
+ * (B, G, G, C)) and {@code vit.out} (B, C, G, G).
+ */
+public final class VisionTrunk {
+
+    private final VitConfig config;
+    private final PatchEmbed patchEmbed;
+    /** (1, G, G, C), precomputed once. */
+    private final NDArray absPos;
+    private final LayerNorm lnPre;
+    private final List<VitBlock> blocks;
+
+    private VisionTrunk(VitConfig config, PatchEmbed patchEmbed, NDArray absPos, LayerNorm lnPre,
+            List<VitBlock> blocks) {
+        this.config = config;
+        this.patchEmbed = patchEmbed;
+        this.absPos = absPos;
+        this.lnPre = lnPre;
+        this.blocks = blocks;
+    }
+
+    /**
+     * Loads the trunk from the parameters under {@code backbone.vision_backbone.trunk}.
+     *
+     * <p>Upstream returns the state after the last listed global block (the last block in every released
+     * configuration); blocks after it cannot change the output, so they are not loaded.
+     */
+    public static VisionTrunk load(Params trunk, VitConfig config) {
+        int[] globals = config.globalBlocks();
+        if (globals.length == 0) {
+            throw new IllegalArgumentException("the ViT needs at least one global attention block: " + config);
+        }
+        int outputBlock = globals[globals.length - 1];
+        NDManager manager = trunk.manager();
+        int grid = config.grid();
+        int window = config.windowSize();
+        AxialRope windowRope = AxialRope.create(manager, window, config.headDim(), 1f);
+        // use_interp_rope: the global grid is squeezed onto the window-sized grid RoPE was trained on
+        AxialRope globalRope = AxialRope.create(manager, grid, config.headDim(), (float) ((double) window / grid));
+        List<VitBlock> blocks = new ArrayList<>();
+        for (int i = 0; i <= outputBlock; i++) {
+            boolean global = config.isGlobal(i);
+            blocks.add(VitBlock.load(trunk.sub("blocks." + i), config.numHeads(), global ? 0 : window,
+                    global ? globalRope : windowRope));
+        }
+        NDArray posEmbed = trunk.get("pos_embed");
+        NDArray absPos = AbsolutePositionEmbedding.tiled(posEmbed, config.pretrainGrid(), grid);
+        posEmbed.close();
+        return new VisionTrunk(config, PatchEmbed.load(trunk), absPos, LayerNorm.load(trunk, "ln_pre"),
+                List.copyOf(blocks));
+    }
+
+    /**
+     * @param image (B, 3, R, R) preprocessed pixels, R = img_size
+     * @param sink  receives the trunk's stages
+     * @return (B, C, G, G), allocated in the image's manager
+     */
+    public NDArray forward(NDArray image, StageSink sink) {
+        long[] s = image.getShape().getShape();
+        if (s.length != 4 || s[1] != 3 || s[2] != config.imgSize() || s[3] != config.imgSize()) {
+            throw new IllegalArgumentException("the ViT takes (B, 3, " + config.imgSize() + ", " + config.imgSize()
+                    + ") images, got " + image.getShape());
+        }
+        NDArray patches = patchEmbed.forward(image);
+        sink.record("vit.patch_embed", patches);
+        sink.record("vit.abs_pos", absPos);
+        NDArray positioned = patches.add(absPos);
+        patches.close();
+        NDArray x = lnPre.forward(positioned);
+        positioned.close();
+        sink.record("vit.ln_pre", x);
+        for (int i = 0; i < blocks.size(); i++) {
+            NDArray next = blocks.get(i).forward(x);
+            x.close();
+            x = next;
+            sink.record("vit.block" + i, x);
+        }
+        NDArray out = x.transpose(0, 3, 1, 2);
+        x.close();
+        sink.record("vit.out", out);
+        return out;
+    }
+}

@@ -1,0 +1,50 @@
+package io.sam3stream.model.vision;
+
+import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.Attention;
+import io.sam3stream.model.nn.Linear;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Scopes;
+
+/**
+ * Multi-head self-attention of a ViT block (upstream {@code vitdet.Attention}): one packed {@code qkv} projection
+ * whose output channels are [q | k | v], each split into heads; RoPE on q and k; softmax(q·kᵀ/√headDim)·v with no
+ * mask; the output projection {@code proj}.
+ */
+public final class VitAttention {
+
+    private final Linear qkv;
+    private final Linear proj;
+    private final int heads;
+    private final AxialRope rope;
+
+    private VitAttention(Linear qkv, Linear proj, int heads, AxialRope rope) {
+        this.qkv = qkv;
+        this.proj = proj;
+        this.heads = heads;
+        this.rope = rope;
+    }
+
+    /** Loads {@code attn.qkv} and {@code attn.proj} of a block; {@code rope} must match the token grid it sees. */
+    public static VitAttention load(Params block, int heads, AxialRope rope) {
+        return new VitAttention(Linear.load(block, "attn.qkv"), Linear.load(block, "attn.proj"), heads, rope);
+    }
+
+    /**
+     * @param x (N, L, C): N independent sequences (windows, or whole images) of L row-major tokens
+     * @return (N, L, C)
+     */
+    public NDArray forward(NDArray x) {
+        long[] s = x.getShape().getShape();
+        long n = s[0];
+        long tokens = s[1];
+        long dim = s[2];
+        return Scopes.keep(() -> {
+            NDArray packed = qkv.forward(x).reshape(n, tokens, 3, heads, dim / heads).transpose(2, 0, 3, 1, 4);
+            NDArray q = rope.apply(packed.get(0));
+            NDArray k = rope.apply(packed.get(1));
+            NDArray attended = Attention.scaledDotProduct(q, k, packed.get(2), null);
+            return proj.forward(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
+        });
+    }
+}

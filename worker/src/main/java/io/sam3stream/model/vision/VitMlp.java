@@ -1,0 +1,28 @@
+package io.sam3stream.model.vision;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.Linear;
+import io.sam3stream.model.nn.Params;
+
+/**
+ * The ViT block's feed-forward network (timm {@code Mlp}): {@code fc2(GELU(fc1(x)))} with the exact, erf-based
+ * GELU of {@code nn.GELU()}.
+ */
+public record VitMlp(Linear fc1, Linear fc2) {
+
+    /** Loads {@code mlp.fc1} and {@code mlp.fc2} of a block. */
+    public static VitMlp load(Params block) {
+        return new VitMlp(Linear.load(block, "mlp.fc1"), Linear.load(block, "mlp.fc2"));
+    }
+
+    /** (..., C) → (..., C); the hidden activation is freed as soon as it is consumed. */
+    public NDArray forward(NDArray x) {
+        NDArray hidden = fc1.forward(x);
+        NDArray activated = Activation.gelu(hidden);
+        hidden.close();
+        NDArray out = fc2.forward(activated);
+        activated.close();
+        return out;
+    }
+}

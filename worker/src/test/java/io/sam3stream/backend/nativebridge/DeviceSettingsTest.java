@@ -1,0 +1,26 @@
+package io.sam3stream.backend.nativebridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sam3stream.config.Settings;
+import io.sam3stream.device.DeviceOptions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DeviceSettingsTest {
+
+    @Test
+    void takesEveryDeviceKnobFromTheEnvironment() {
+        Settings settings = Settings.from(Map.of("TT_DEVICE_ID", "1", "SAM3_L1_SMALL_SIZE", "32768",
+                "SAM3_TRACE_REGION_SIZE", "6434816", "SAM3_NUM_THREADS", "3", "TT_FUSED", "0"));
+
+        assertEquals(new DeviceOptions(1, 32768, 6434816, 3, false), DeviceSettings.options(settings));
+    }
+
+    @Test
+    void defaultsAreTheSeedsFusedDeviceAndEveryProcessorOfThisJvm() {
+        DeviceOptions options = DeviceSettings.options(Settings.from(Map.of()));
+
+        assertEquals(new DeviceOptions(0, 0, 90_000_000, Runtime.getRuntime().availableProcessors(), true), options);
+    }
+}
