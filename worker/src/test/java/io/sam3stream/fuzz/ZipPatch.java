@@ -10,7 +10,6 @@ import java.util.Arrays;
 final class ZipPatch {
 
     /** Central-directory header fields, relative to the header's signature. */
-    static final int CENTRAL_METHOD = 10;
     static final int CENTRAL_COMPRESSED_SIZE = 20;
     static final int CENTRAL_SIZE = 24;
     /** End-of-central-directory record fields. */
