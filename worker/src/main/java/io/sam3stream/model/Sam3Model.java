@@ -1,0 +1,156 @@
+package io.sam3stream.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import io.sam3stream.model.config.Sam3Config;
+import io.sam3stream.model.fusion.FusionEncoder;
+import io.sam3stream.model.fusion.ImageTokens;
+import io.sam3stream.model.fusion.TransformerEncoderFusion;
+import io.sam3stream.model.heads.GroundingHeads;
+import io.sam3stream.model.heads.GroundingInputs;
+import io.sam3stream.model.heads.GroundingOutput;
+import io.sam3stream.model.neck.ImageFeatures;
+import io.sam3stream.model.neck.NeckLevels;
+import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.StageSink;
+import io.sam3stream.model.prompt.GeometryEncoding;
+import io.sam3stream.model.prompt.GeometryPrompt;
+import io.sam3stream.model.prompt.PromptSequence;
+import io.sam3stream.model.prompt.SequenceGeometryEncoder;
+import io.sam3stream.model.text.TextEncoding;
+import io.sam3stream.model.text.VETextEncoder;
+import io.sam3stream.model.vision.Backbone;
+import io.sam3stream.model.vision.ImageEncoder;
+import io.sam3stream.weights.WeightSource;
+import java.util.List;
+
+/**
+ * The SAM3 image model (upstream {@code Sam3Image} as driven by {@code Sam3Processor}), split where its costs
+ * split: {@link #encodeImage} once per image (ViT + neck, ~93 % of the FLOPs), {@link #encodeText} once per prompt
+ * string, and {@link #ground} once per (image, batch of prompts): geometry encoder, fusion encoder, decoder,
+ * scoring and segmentation head. Weights are loaded once into the model's own manager and live until
+ * {@link #close}.
+ */
+public final class Sam3Model implements AutoCloseable {
+
+    private final Sam3Config config;
+    private final NDManager weights;
+    private final ImageEncoder imageEncoder;
+    private final VETextEncoder textEncoder;
+    private final SequenceGeometryEncoder geometryEncoder;
+    private final FusionEncoder fusionEncoder;
+    private final GroundingHeads heads;
+    private final AutoCloseable islandDevice;
+
+    /**
+     * The two device islands when they run outside DJL.
+     *
+     * @param backbone      the ViT trunk
+     * @param fusionEncoder the fusion encoder
+     * @param device        what serves them; closed with the model
+     */
+    public record Islands(Backbone backbone, FusionEncoder fusionEncoder, AutoCloseable device) {}
+
+    private Sam3Model(Sam3Config config, NDManager weights, ImageEncoder imageEncoder, VETextEncoder textEncoder,
+            SequenceGeometryEncoder geometryEncoder, FusionEncoder fusionEncoder, GroundingHeads heads,
+            AutoCloseable islandDevice) {
+        this.config = config;
+        this.weights = weights;
+        this.imageEncoder = imageEncoder;
+        this.textEncoder = textEncoder;
+        this.geometryEncoder = geometryEncoder;
+        this.fusionEncoder = fusionEncoder;
+        this.heads = heads;
+        this.islandDevice = islandDevice;
+    }
+
+    /**
+     * Builds the model from canonical-named weights.
+     *
+     * @param source where the weights come from; it may be closed once this returns (the model copies them)
+     * @param levels the neck levels to compute: {@link NeckLevels#USED} to serve, {@link NeckLevels#ALL} to
+     *               reproduce every upstream stage
+     */
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels) {
+        return load(source, config, levels, null);
+    }
+
+    /**
+     * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
+     * weights are not loaded here.
+     *
+     * @param islands the islands, or null to run them in DJL like everything else
+     */
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels, Islands islands) {
+        NDManager manager = NDManager.newBaseManager();
+        try {
+            Params root = Params.root(source, manager);
+            return new Sam3Model(config, manager,
+                    islands == null ? ImageEncoder.load(root, config, levels)
+                            : ImageEncoder.load(root, config, levels, islands.backbone()),
+                    VETextEncoder.load(root, config.text()),
+                    SequenceGeometryEncoder.load(root, config),
+                    islands == null ? TransformerEncoderFusion.load(root, config.encoder()) : islands.fusionEncoder(),
+                    GroundingHeads.load(root, config),
+                    islands == null ? null : islands.device());
+        } catch (RuntimeException e) {
+            manager.close();
+            throw e;
+        }
+    }
+
+    public Sam3Config config() {
+        return config;
+    }
+
+    /**
+     * ViT and neck of one image.
+     *
+     * @param image (1, 3, R, R) preprocessed pixels; the features are allocated in its manager
+     */
+    public ImageFeatures encodeImage(NDArray image, StageSink sink) {
+        return imageEncoder.encode(image, sink);
+    }
+
+    /**
+     * Text features of a batch of tokenised prompts.
+     *
+     * @param ids (B, context) int64 token ids; the encoding is allocated in their manager
+     */
+    public TextEncoding encodeText(NDArray ids, StageSink sink) {
+        return textEncoder.encode(ids, sink);
+    }
+
+    /**
+     * Everything per (image, prompts): geometry encoder, prompt assembly, fusion encoder, decoder, scores, boxes
+     * and mask logits for the B prompts of {@code text} on one image.
+     *
+     * @param image    the image's features (batch 1), broadcast over the prompts
+     * @param text     (B, L, d) text features of the prompts
+     * @param geometry one geometric prompt (exemplar boxes, possibly none) per text prompt
+     */
+    public GroundingOutput ground(ImageFeatures image, TextEncoding text, List<GeometryPrompt> geometry,
+            StageSink sink) {
+        try (ImageTokens tokens = ImageTokens.flatten(image.visionFeatures(), image.visionPos());
+                GeometryEncoding geo = geometryEncoder.encode(geometry, tokens, sink);
+                PromptSequence prompt = PromptSequence.assemble(text, geo, sink);
+                NDArray memory = fusionEncoder.encode(tokens, prompt.features(), prompt.mask(), sink)) {
+            List<NDArray> finer = List.of(image.fpn().get(0), image.fpn().get(1));
+            return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
+                    sink);
+        }
+    }
+
+    /** Releases the weights and the island device, if any. */
+    @Override
+    public void close() {
+        weights.close();
+        if (islandDevice != null) {
+            try {
+                islandDevice.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the island device failed", e);
+            }
+        }
+    }
+}
