@@ -39,7 +39,7 @@ public final class EngineFactory {
         ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromEnvironment(env, source.folder()));
         ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE, 1, 1 << 16),
                 settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE)));
-        String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : backend;
+        String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : model.deviceDescription();
         EngineInfo info = new EngineInfo(backend, device, source.repo(), source.revision(),
                 source.checkpoint(), source.config().resolution());
         return new Sam3Segmenter(model, tokenizer, decoder, settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 64),

@@ -41,6 +41,7 @@ public final class Sam3Model implements AutoCloseable {
     private final FusionEncoder fusionEncoder;
     private final GroundingHeads heads;
     private final AutoCloseable islandDevice;
+    private final java.util.function.Supplier<String> deviceDescription;
 
     /**
      * The two device islands when they run outside DJL.
@@ -48,12 +49,15 @@ public final class Sam3Model implements AutoCloseable {
      * @param backbone      the ViT trunk
      * @param fusionEncoder the fusion encoder
      * @param device        what serves them; closed with the model
+     * @param description   tells which implementation and device serve them, as of now (a p150 reports whether its
+     *                      traces are captured once the first forwards ran)
      */
-    public record Islands(Backbone backbone, FusionEncoder fusionEncoder, AutoCloseable device) {}
+    public record Islands(Backbone backbone, FusionEncoder fusionEncoder, AutoCloseable device,
+            java.util.function.Supplier<String> description) {}
 
     private Sam3Model(Sam3Config config, NDManager weights, ImageEncoder imageEncoder, VETextEncoder textEncoder,
             SequenceGeometryEncoder geometryEncoder, FusionEncoder fusionEncoder, GroundingHeads heads,
-            AutoCloseable islandDevice) {
+            Islands islands) {
         this.config = config;
         this.weights = weights;
         this.imageEncoder = imageEncoder;
@@ -61,7 +65,8 @@ public final class Sam3Model implements AutoCloseable {
         this.geometryEncoder = geometryEncoder;
         this.fusionEncoder = fusionEncoder;
         this.heads = heads;
-        this.islandDevice = islandDevice;
+        this.islandDevice = islands == null ? null : islands.device();
+        this.deviceDescription = islands == null ? () -> "cpu (DJL, libtorch)" : islands.description();
     }
 
     /**
@@ -92,7 +97,7 @@ public final class Sam3Model implements AutoCloseable {
                     SequenceGeometryEncoder.load(root, config),
                     islands == null ? TransformerEncoderFusion.load(root, config.encoder()) : islands.fusionEncoder(),
                     GroundingHeads.load(root, config),
-                    islands == null ? null : islands.device());
+                    islands);
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -139,6 +144,11 @@ public final class Sam3Model implements AutoCloseable {
             return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
                     sink);
         }
+    }
+
+    /** Which implementation and device run the ViT trunk and the fusion encoder, as of now. */
+    public String deviceDescription() {
+        return deviceDescription.get();
     }
 
     /** Releases the weights and the island device, if any. */
