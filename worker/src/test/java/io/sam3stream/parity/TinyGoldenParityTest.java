@@ -23,12 +23,12 @@ class TinyGoldenParityTest {
                 Sam3Model model = Sam3Model.load(weights, folder.config(), NeckLevels.ALL)) {
             StageRecorder recorder = new StageRecorder(folder.outputs().names());
             ParityRun.run(model, folder, recorder);
-            ParityCheck.Report report = ParityCheck.compare(folder.outputs(), recorder.stages());
+            ParityReport report = ParityCheck.compare(folder.outputs(), recorder.stages());
 
-            assertEquals(folder.outputs().names().size(), report.comparisons().size(),
+            assertEquals(folder.outputs().names().size(), report.verdicts().size(),
                     "not implemented: " + report.notImplemented());
-            assertTrue(report.passed(), report.comparisons().stream().filter(c -> !c.passed())
-                    .map(StageComparison::reportLine).collect(Collectors.joining("\n")));
+            assertTrue(report.passed(), report.failures().stream()
+                    .map(StageVerdict::reportLine).collect(Collectors.joining("\n")));
         }
     }
 }
