@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "SAM3 segmentation: engine, Kafka worker and tools.",
         subcommands = {CommandLine.HelpCommand.class, TokenizeCommand.class, ParityCommand.class, SmokeCommand.class, DevCommand.class,
-            WorkerCommand.class})
+            WorkerCommand.class, PredictCommand.class})
 public final class Sam3Command implements Runnable {
 
     @CommandLine.Spec

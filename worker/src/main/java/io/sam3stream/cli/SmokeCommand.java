@@ -10,9 +10,9 @@ import io.sam3stream.engine.PromptSpec;
 import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.engine.SegmentResponse;
-import io.sam3stream.imaging.BinaryMask;
 import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
+import io.sam3stream.imaging.MaskDecoding;
 import io.sam3stream.imaging.OverlayInstance;
 import io.sam3stream.imaging.OverlayRenderer;
 import io.sam3stream.imaging.RgbImage;
@@ -111,7 +111,7 @@ public final class SmokeCommand implements Callable<Integer> {
                     SegmentRequest.DEFAULT_THRESHOLD, SegmentRequest.DEFAULT_MAX_INSTANCES, MaskFormat.PNG));
             List<SmokeInstance> instances = new ArrayList<>();
             for (SegmentResponse.Instance i : r.results().get(0).instances()) {
-                instances.add(new SmokeInstance(i.score(), i.boxXyxy(), maskOf(((EncodedMask.Png) i.mask()).bytes())));
+                instances.add(new SmokeInstance(i.score(), i.boxXyxy(), MaskDecoding.fromPng(((EncodedMask.Png) i.mask()).bytes())));
             }
             return new Answer(r.width(), r.height(), true, instances, r.timings().forward(), r.timings().total());
         }
@@ -138,22 +138,10 @@ public final class SmokeCommand implements Callable<Integer> {
             float[] box = {(float) b.path(0).asDouble(), (float) b.path(1).asDouble(), (float) b.path(2).asDouble(),
                 (float) b.path(3).asDouble()};
             instances.add(new SmokeInstance((float) i.path("score").asDouble(), box,
-                    maskOf(Base64.getDecoder().decode(i.path("mask_png").asText()))));
+                    MaskDecoding.fromPng(Base64.getDecoder().decode(i.path("mask_png").asText()))));
         }
         JsonNode timing = json.path("timing_ms");
         return new Answer(json.path("width").asInt(), json.path("height").asInt(), healthOk, instances,
                 timing.path("forward").asDouble(), timing.path("total").asDouble());
-    }
-
-    /** A 0/255 mask PNG as a binary mask. */
-    private static BinaryMask maskOf(byte[] png) {
-        RgbImage m = new ImageDecoder(ImageLimits.DEFAULT).decode(png);
-        byte[] bits = new byte[m.width() * m.height()];
-        for (int y = 0; y < m.height(); y++) {
-            for (int x = 0; x < m.width(); x++) {
-                bits[y * m.width() + x] = (byte) (m.sample(x, y, 0) > 127 ? 1 : 0);
-            }
-        }
-        return new BinaryMask(m.width(), m.height(), bits);
     }
 }

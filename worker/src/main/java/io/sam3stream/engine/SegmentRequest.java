@@ -19,11 +19,8 @@ public record SegmentRequest(byte[] image, List<PromptSpec> prompts, float thres
     public static final int DEFAULT_MAX_INSTANCES = 50;
     public static final int MAX_INSTANCES_LIMIT = 200;
 
-    /**
-     * Longest prompt in characters. A noun phrase is a few words and only 30 tokens reach the model, but BPE
-     * cost grows with the square of a word's length, so unbounded prompts would let one request stall a worker.
-     */
-    public static final int MAX_PROMPT_CHARS = 1000;
+    /** Longest prompt in characters ({@link io.sam3stream.schemas.RequestBounds#MAX_PROMPT_CHARS}). */
+    public static final int MAX_PROMPT_CHARS = io.sam3stream.schemas.RequestBounds.MAX_PROMPT_CHARS;
 
     public SegmentRequest {
         prompts = List.copyOf(prompts);
