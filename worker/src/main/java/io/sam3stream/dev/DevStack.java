@@ -11,6 +11,7 @@ import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
@@ -90,6 +91,9 @@ public final class DevStack implements AutoCloseable {
         worker.ready().join();
         facade = new FacadeServer(FacadeConfig.from(configured, options.host())).start();
         started.push(facade);
+        if (!facade.awaitReplyPartitions(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("the facade was given no reply partition within 60 s");
+        }
     }
 
     /** The port the facade listens on. */
