@@ -1,31 +1,36 @@
-# Multi-stage build of the worker and facade images:
+# syntax=docker/dockerfile:1
+# Multi-stage build of the worker and facade images (docker-compose.yml builds both targets):
 #   docker build --target worker -t sam3-stream/worker .
 #   docker build --target facade -t sam3-stream/facade .
-FROM maven:3.9-eclipse-temurin-17 AS build
-WORKDIR /src
-COPY pom.xml ./
-COPY schemas/pom.xml schemas/
-COPY native/pom.xml native/
-COPY worker/pom.xml worker/
-COPY http-facade/pom.xml http-facade/
-RUN apt-get update && apt-get install -y --no-install-recommends g++ cmake make && rm -rf /var/lib/apt/lists/*
-COPY . .
-RUN mvn -B -q -DskipTests package
 
+# ---- build: the whole reactor, as CI builds it (the native module needs g++ and CMake) ----------------------
+FROM maven:3.9-eclipse-temurin-17 AS build
+RUN apt-get update && apt-get install -y --no-install-recommends g++ cmake make && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# .dockerignore keeps local target/ folders out: a host CMake cache in native/target would break the build
+COPY . .
+# the local repository lives in a cache mount, so a source change does not download every dependency again
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests package
+
+# ---- worker: the engine on the CPU backend, one record at a time ----------------------------------------------
 FROM eclipse-temurin:17-jre AS worker
-RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/* \
-    && useradd --uid 1000 --create-home sam3
+# uid 10001: recent Ubuntu bases already hold uid 1000; the mounted HF cache only has to be world-readable
+RUN useradd --uid 10001 --create-home sam3
 WORKDIR /app
 COPY --from=build /src/worker/target/sam3-worker.jar /app/
 COPY --from=build /src/worker/target/lib /app/lib
+# DJL unpacks libtorch from the bundled native jar into this folder on first start (offline: never downloads)
 ENV DJL_CACHE_DIR=/home/sam3/.djl.ai
 USER sam3
-# SIGTERM drains the current record and publishes STOPPED; compose's stop_grace_period leaves time for a forward
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=80", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar", "worker"]
+# Tensors live in libtorch's native memory, outside the Java heap, so the heap gets a small share of the
+# container. SIGTERM drains the record in flight and publishes STOPPED (compose's stop_grace_period covers it).
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=30", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar", "worker"]
 
+# ---- facade: POST /predict over Kafka request-reply ------------------------------------------------------------
 FROM eclipse-temurin:17-jre AS facade
+# curl serves the compose health check of GET /health
 RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/* \
-    && useradd --uid 1000 --create-home sam3
+    && useradd --uid 10001 --create-home sam3
 WORKDIR /app
 COPY --from=build /src/http-facade/target/sam3-http-facade.jar /app/
 COPY --from=build /src/http-facade/target/lib /app/lib

@@ -114,7 +114,9 @@ class PredictErrorsTest {
                 bad(400, "at least one prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": []}"),
                 bad(400, "more than SAM3_MAX_PROMPTS=2", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"a\", \"b\", \"c\"]}"),
                 bad(400, "prompts[1]: empty prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"cat\", \"  \"]}"),
-                bad(400, "prompts[0]: empty prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": [{\"text\": \"\"}]}"));
+                bad(400, "prompts[0]: empty prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": [{\"text\": \"\"}]}"),
+                bad(422, "at most 1000 are allowed", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\""
+                        + "cat".repeat(400) + "\"]}"));
     }
 
     private static Arguments bad(int status, String detail, String body) {

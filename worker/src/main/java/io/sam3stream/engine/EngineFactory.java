@@ -1,5 +1,8 @@
 package io.sam3stream.engine;
 
+import io.sam3stream.backend.nativebridge.DeviceSettings;
+import io.sam3stream.backend.nativebridge.NativeIslandModules;
+import io.sam3stream.backend.nativebridge.NativeIslands;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.imaging.ImageDecoder;
@@ -17,6 +20,8 @@ import java.util.function.Consumer;
 /** Builds the configured engine: model weights, tokenizer, image limits and caches, all from {@link Settings}. */
 public final class EngineFactory {
 
+    private static final String[] BACKENDS = {"cpu", "native-host", "tt"};
+
     private EngineFactory() {}
 
     /**
@@ -25,18 +30,9 @@ public final class EngineFactory {
      * @param progress receives the start-up steps ("Loading checkpoint ...", ...) as they begin
      */
     public static Sam3Segmenter create(Settings settings, ModelSource source, Consumer<String> progress) {
-        String backend = settings.getChoice(Knob.SAM3_BACKEND, "cpu", "native-host", "tt");
-        if (!backend.equals("cpu")) {
-            throw new IllegalStateException("SAM3_BACKEND=" + backend + " is not available in this build; use cpu");
-        }
         int threads = configureThreads(settings);
-        WeightPrecision precision = WeightPrecision.of(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
-        progress.accept("Loading checkpoint " + source.checkpoint() + " (" + precision + " weights) ...");
-        Sam3Model model;
-        try (WeightSource weights = source.weights()) {
-            model = Sam3Model.load(weights, source.config(), NeckLevels.USED, precision);
-        }
-        progress.accept("Opening device cpu (" + threads + " threads) ...");
+        String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
+        Sam3Model model = loadModel(settings, source, NeckLevels.USED, progress);
         Map<String, String> env = new HashMap<>();
         if (settings.isSet(Knob.SAM3_BPE_PATH)) {
             env.put(Knob.SAM3_BPE_PATH.name(), settings.get(Knob.SAM3_BPE_PATH));
@@ -44,11 +40,43 @@ public final class EngineFactory {
         ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromEnvironment(env, source.folder()));
         ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE, 1, 1 << 16),
                 settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE)));
-        EngineInfo info = new EngineInfo("cpu", "cpu:" + threads + " threads", source.repo(), source.revision(),
+        String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : model.deviceDescription();
+        EngineInfo info = new EngineInfo(backend, device, source.repo(), source.revision(),
                 source.checkpoint(), source.config().resolution());
         return new Sam3Segmenter(model, tokenizer, decoder, settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 64),
                 settings.getInt(Knob.SAM3_IMAGE_CACHE_MAX, 0, 1024), settings.getInt(Knob.SAM3_TEXT_CACHE_MAX, 0, 1 << 20),
                 info);
+    }
+
+    /**
+     * Loads the model on the configured backend: everything in DJL ({@code cpu}), or the ViT trunk and the fusion
+     * encoder through the JNI bridge ({@code native-host}: the portable C++ library; {@code tt}: the ttnn build
+     * named by {@code SAM3_NATIVE_LIB}). A device that cannot be opened is an error, never a silent fallback.
+     */
+    public static Sam3Model loadModel(Settings settings, ModelSource source, NeckLevels levels,
+            Consumer<String> progress) {
+        configureThreads(settings);
+        String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
+        if (backend.equals("tt") && !settings.isSet(Knob.SAM3_NATIVE_LIB)) {
+            throw new IllegalStateException("SAM3_BACKEND=tt needs SAM3_NATIVE_LIB to name the ttnn build of the"
+                    + " native library (see native/README.md)");
+        }
+        WeightPrecision precision = WeightPrecision.of(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
+        progress.accept("Loading checkpoint " + source.checkpoint() + " (" + precision + " weights) ...");
+        try (WeightSource weights = source.weights()) {
+            if (backend.equals("cpu")) {
+                progress.accept("Opening device cpu ...");
+                return Sam3Model.load(weights, source.config(), levels, precision);
+            }
+            progress.accept("Opening device " + backend + " ...");
+            NativeIslands islands = NativeIslands.open(DeviceSettings.options(settings), source.config(), weights);
+            try {
+                return Sam3Model.load(weights, source.config(), levels, precision, NativeIslandModules.of(islands));
+            } catch (RuntimeException e) {
+                islands.close();
+                throw e;
+            }
+        }
     }
 
     /**

@@ -24,6 +24,10 @@ final class RequestValidation {
             if (text == null || text.isBlank()) {
                 throw new RequestRejectedException(ErrorCode.EMPTY_PROMPT, "prompt " + i + " is empty");
             }
+            if (text.length() > SegmentRequest.MAX_PROMPT_CHARS) {
+                throw new RequestRejectedException(ErrorCode.INVALID_FIELD, "prompt " + i + " has " + text.length()
+                        + " characters; at most " + SegmentRequest.MAX_PROMPT_CHARS + " are allowed");
+            }
         }
         if (!(r.threshold() >= 0 && r.threshold() <= 1)) {
             throw new RequestRejectedException(ErrorCode.INVALID_FIELD,

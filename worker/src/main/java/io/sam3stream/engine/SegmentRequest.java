@@ -19,6 +19,9 @@ public record SegmentRequest(byte[] image, List<PromptSpec> prompts, float thres
     public static final int DEFAULT_MAX_INSTANCES = 50;
     public static final int MAX_INSTANCES_LIMIT = 200;
 
+    /** Longest prompt in characters ({@link io.sam3stream.schemas.RequestBounds#MAX_PROMPT_CHARS}). */
+    public static final int MAX_PROMPT_CHARS = io.sam3stream.schemas.RequestBounds.MAX_PROMPT_CHARS;
+
     public SegmentRequest {
         prompts = List.copyOf(prompts);
     }

@@ -6,8 +6,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /**
  * Turns a consumed request record into its {@link Outcome}, asynchronously, so that the worker loop can keep
  * several records in different stages (decode on a CPU thread while another record's forward runs on the device).
- * Implementations complete every future normally: failures become ERROR results or dead letters, never
- * exceptional completions, so no record is ever left without an outcome.
+ * Implementations complete every future normally until they are closed: failures become ERROR results or dead
+ * letters, never exceptional completions, so no record is ever left without an outcome.
  */
 public interface RecordPipeline extends AutoCloseable {
 

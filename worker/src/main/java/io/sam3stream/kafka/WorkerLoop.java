@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -24,34 +26,47 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker's consume-process-produce loop with exactly-once delivery.
  *
- * <p>Plain clients rather than Kafka Streams: Streams processes one record at a time per task thread, which would
- * leave the device idle while the host decodes the next image and encodes the last one's masks. Here records move
- * through a {@link RecordPipeline} (CPU stages overlap the device's forward), and the loop thread alone touches the
- * consumer and the transactional producer. Results are published strictly in consumption order, each batch in one
- * transaction together with its consumed offsets (exactly-once v2, KIP-447), so a worker killed at any point leaves
- * a {@code read_committed} reader exactly one outcome per request.
+ * <p>Plain clients rather than Kafka Streams: a Streams task processes one record at a time on its thread, which
+ * would leave the device idle while the host decodes the next image and encodes the last one's masks, and its
+ * dead-letter support covers deserialization only. Here records move through a {@link RecordPipeline} (host stages
+ * overlap the device's forward), and the loop thread alone touches the consumer and the transactional producer.
+ * Outcomes are published strictly in consumption order, each batch in one transaction together with its consumed
+ * offsets (exactly-once v2, KIP-447), so a worker killed at any point leaves a {@code read_committed} reader exactly
+ * one outcome per request: a record is either committed with its outcome or read again.
  *
- * <p>While records wait in the pipeline the loop keeps polling with its partitions paused, so a forward of tens of
- * seconds never exceeds {@code max.poll.interval.ms} and never triggers a rebalance.
+ * <p>While records wait in the pipeline the loop keeps polling, with its partitions paused when the pipeline is
+ * full, so a forward of tens of seconds never exceeds {@code max.poll.interval.ms} and never triggers a rebalance.
  */
 public final class WorkerLoop implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerLoop.class);
-    private static final Duration POLL = Duration.ofMillis(50);
 
-    private record InFlight(ConsumerRecord<byte[], byte[]> record, CompletableFuture<Outcome> outcome) {}
+    /** Longest poll: how late a finished record may be published when no new records arrive. */
+    private static final Duration POLL = Duration.ofMillis(20);
+
+    /** Longest wait for the producer's last sends when it closes. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Commits that time out are repeated (an abort is not allowed after one) this many times before giving up. */
+    private static final int COMMIT_ATTEMPTS = 3;
+
+    private record InFlight(ConsumerRecord<byte[], byte[]> record, CompletableFuture<Outcome> outcome) {
+        TopicPartition partition() {
+            return new TopicPartition(record.topic(), record.partition());
+        }
+    }
 
     private final Consumer<byte[], byte[]> consumer;
     private final Producer<byte[], byte[]> producer;
@@ -63,11 +78,12 @@ public final class WorkerLoop implements Runnable {
     private final AtomicBoolean accepting = new AtomicBoolean(true);
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
-    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     /**
-     * @param consumer     a consumer with auto-commit off and {@code read_committed} isolation; not yet subscribed
-     * @param producer     a transactional producer whose {@code initTransactions} has not been called
+     * @param consumer     a consumer with auto-commit off and {@code read_committed} isolation, not yet subscribed;
+     *                     owned (and closed) by this loop
+     * @param producer     a transactional producer whose {@code initTransactions} has not been called; owned (and
+     *                     closed) by this loop
      * @param pipeline     turns records into outcomes
      * @param requestTopic topic to consume
      * @param drainTimeout longest wait for in-flight records when partitions are revoked or the worker stops
@@ -81,8 +97,15 @@ public final class WorkerLoop implements Runnable {
         this.drainTimeout = drainTimeout;
     }
 
+    /**
+     * Consumes until {@link #stop} is called, then finishes and publishes the records in flight, leaves the group
+     * (so its partitions move to the other workers at once) and closes both clients.
+     *
+     * @throws WorkerFencedException when the producer can no longer commit; the clients are closed all the same
+     */
     @Override
     public void run() {
+        boolean clean = false;
         try {
             producer.initTransactions();
             consumer.subscribe(List.of(requestTopic), new Rebalance());
@@ -92,17 +115,25 @@ public final class WorkerLoop implements Runnable {
                 } catch (WakeupException e) {
                     continue; // stop() woke us: the loop condition decides
                 }
+                if (!accepting.get()) {
+                    break; // records polled after stop() are not started
+                }
                 admit();
                 publishCompleted();
                 applyBackPressure();
             }
-            backlog.clear();
+            backlog.clear(); // never started; the partition's next owner reads them from the committed offset
             awaitInFlight();
             publishCompleted();
-            stopped.complete(null);
-        } catch (RuntimeException | Error e) {
-            stopped.completeExceptionally(e);
-            throw e;
+            clean = true;
+            LOG.info("worker loop stopped after publishing {} outcomes ({} dead letters)", published.get(),
+                    deadLettered.get());
+        } finally {
+            // a clean stop hands the partitions over now; a failed worker stays in the group until it restarts (its
+            // static membership keeps its partitions for it) or its session times out
+            consumer.close(CloseOptions.groupMembershipOperation(
+                    clean ? GroupMembershipOperation.LEAVE_GROUP : GroupMembershipOperation.DEFAULT));
+            producer.close(CLOSE_TIMEOUT);
         }
     }
 
@@ -110,21 +141,6 @@ public final class WorkerLoop implements Runnable {
     public void stop() {
         accepting.set(false);
         consumer.wakeup();
-    }
-
-    /** Completes when {@link #run} has returned (exceptionally if the loop failed). */
-    public CompletableFuture<Void> stopped() {
-        return stopped;
-    }
-
-    /** Results and dead letters committed so far. */
-    public long publishedCount() {
-        return published.get();
-    }
-
-    /** Dead letters committed so far. */
-    public long deadLetterCount() {
-        return deadLettered.get();
     }
 
     private void admit() {
@@ -152,35 +168,71 @@ public final class WorkerLoop implements Runnable {
         if (batch.isEmpty()) {
             return;
         }
+        List<Outcome> outcomes = batch.stream().map(WorkerLoop::outcomeOf).toList();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         try {
             producer.beginTransaction();
-            for (InFlight f : batch) {
-                Outcome o = f.outcome().join();
+            for (int i = 0; i < batch.size(); i++) {
+                Outcome o = outcomes.get(i);
                 producer.send(new ProducerRecord<>(o.topic(), o.partition(), o.key(), o.value(), o.headers()));
-                offsets.put(new TopicPartition(f.record().topic(), f.record().partition()),
-                        new OffsetAndMetadata(f.record().offset() + 1));
+                // records of one partition are in offset order, so the last one put is the highest
+                offsets.put(batch.get(i).partition(), new OffsetAndMetadata(batch.get(i).record().offset() + 1));
             }
             producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-            producer.commitTransaction();
+            commit();
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException
                 | UnsupportedVersionException | AuthorizationException fatal) {
             // another instance with our transactional id took over, or the cluster refuses us: nothing we commit
             // from here on would count, so stop and let the supervisor restart the worker
             throw new WorkerFencedException("transactional producer can no longer commit: " + fatal, fatal);
-        } catch (KafkaException retriable) {
-            LOG.warn("transaction failed, aborting and re-reading {} records: {}", batch.size(), retriable.toString());
-            producer.abortTransaction();
+        } catch (KafkaException abortable) {
+            // typically a rebalance moved a partition away (the group generation in the offsets is stale)
+            LOG.warn("transaction failed, aborting it and reading {} records again: {}", batch.size(),
+                    abortable.toString());
+            abort();
             rewind(batch);
             return;
         }
         published.addAndGet(batch.size());
-        deadLettered.addAndGet(batch.stream().filter(f -> f.outcome().join().deadLetter()).count());
+        deadLettered.addAndGet(outcomes.stream().filter(Outcome::deadLetter).count());
+    }
+
+    private void commit() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                producer.commitTransaction();
+                return;
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                // the commit may or may not have reached the coordinator; only repeating it is allowed
+                if (attempt == COMMIT_ATTEMPTS) {
+                    throw new WorkerFencedException("commit timed out " + attempt + " times", e);
+                }
+                LOG.warn("commit timed out, repeating it: {}", e.toString());
+            }
+        }
+    }
+
+    private void abort() {
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            throw new WorkerFencedException("transaction can be neither committed nor aborted: " + e, e);
+        }
+    }
+
+    private static Outcome outcomeOf(InFlight f) {
+        try {
+            return f.outcome().getNow(null);
+        } catch (RuntimeException e) {
+            // a pipeline completes every future normally; publishing past a lost outcome would drop the request
+            throw new IllegalStateException("the pipeline failed record " + f.partition() + "@"
+                    + f.record().offset(), e);
+        }
     }
 
     /**
      * After an aborted transaction: forget everything not yet committed and seek back, so the records are
-     * consumed and processed again. Results of records still in the pipeline are discarded when they finish.
+     * consumed and processed again. Outcomes of records still in the pipeline are dropped when they finish.
      */
     private void rewind(List<InFlight> aborted) {
         Map<TopicPartition, Long> firstOffset = new HashMap<>();
@@ -205,17 +257,16 @@ public final class WorkerLoop implements Runnable {
     private void awaitInFlight() {
         long deadline = System.nanoTime() + drainTimeout.toNanos();
         for (InFlight f : inFlight) {
-            long left = deadline - System.nanoTime();
             try {
-                f.outcome().get(Math.max(0, left), TimeUnit.NANOSECONDS);
+                f.outcome().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
-                LOG.warn("gave up waiting for in-flight records after {}", drainTimeout);
+                LOG.warn("gave up waiting for in-flight records after {}; they will be read again", drainTimeout);
                 return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException e) {
-                // the pipeline never completes exceptionally; treat it as finished so it is published
+                return; // reported when it is published
             }
         }
     }
@@ -223,14 +274,14 @@ public final class WorkerLoop implements Runnable {
     private void dropPartitions(Collection<TopicPartition> partitions) {
         Set<TopicPartition> gone = new HashSet<>(partitions);
         backlog.removeIf(r -> gone.contains(new TopicPartition(r.topic(), r.partition())));
-        inFlight.removeIf(f -> gone.contains(new TopicPartition(f.record().topic(), f.record().partition())));
+        inFlight.removeIf(f -> gone.contains(f.partition()));
     }
 
     /**
-     * On a revocation the records we already hold are finished and committed (a CPU forward is too expensive to
-     * throw away); their un-started backlog is dropped and will be read by the new owner from the committed
-     * offset. Lost partitions (we were fenced out of the group) cannot be committed: everything of theirs is
-     * dropped and the new owner repeats it.
+     * On a revocation the records we already hold are finished and committed (a forward is too expensive to throw
+     * away); their un-started backlog is dropped and will be read by the new owner from the committed offset. Lost
+     * partitions (we were fenced out of the group) cannot be committed: everything of theirs is dropped and the new
+     * owner repeats it.
      */
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override

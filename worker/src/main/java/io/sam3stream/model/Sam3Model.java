@@ -3,6 +3,7 @@ package io.sam3stream.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import io.sam3stream.model.config.Sam3Config;
+import io.sam3stream.model.fusion.FusionEncoder;
 import io.sam3stream.model.fusion.ImageTokens;
 import io.sam3stream.model.fusion.TransformerEncoderFusion;
 import io.sam3stream.model.heads.GroundingHeads;
@@ -20,6 +21,7 @@ import io.sam3stream.model.prompt.PromptSequence;
 import io.sam3stream.model.prompt.SequenceGeometryEncoder;
 import io.sam3stream.model.text.TextEncoding;
 import io.sam3stream.model.text.VETextEncoder;
+import io.sam3stream.model.vision.Backbone;
 import io.sam3stream.model.vision.ImageEncoder;
 import io.sam3stream.weights.WeightSource;
 import java.util.List;
@@ -38,11 +40,26 @@ public final class Sam3Model implements AutoCloseable {
     private final ImageEncoder imageEncoder;
     private final VETextEncoder textEncoder;
     private final SequenceGeometryEncoder geometryEncoder;
-    private final TransformerEncoderFusion fusionEncoder;
+    private final FusionEncoder fusionEncoder;
     private final GroundingHeads heads;
+    private final AutoCloseable islandDevice;
+    private final java.util.function.Supplier<String> deviceDescription;
+
+    /**
+     * The two device islands when they run outside DJL.
+     *
+     * @param backbone      the ViT trunk
+     * @param fusionEncoder the fusion encoder
+     * @param device        what serves them; closed with the model
+     * @param description   tells which implementation and device serve them, as of now (a p150 reports whether its
+     *                      traces are captured once the first forwards ran)
+     */
+    public record Islands(Backbone backbone, FusionEncoder fusionEncoder, AutoCloseable device,
+            java.util.function.Supplier<String> description) {}
 
     private Sam3Model(Sam3Config config, NDManager weights, ImageEncoder imageEncoder, VETextEncoder textEncoder,
-            SequenceGeometryEncoder geometryEncoder, TransformerEncoderFusion fusionEncoder, GroundingHeads heads) {
+            SequenceGeometryEncoder geometryEncoder, FusionEncoder fusionEncoder, GroundingHeads heads,
+            Islands islands) {
         this.config = config;
         this.weights = weights;
         this.imageEncoder = imageEncoder;
@@ -50,6 +67,8 @@ public final class Sam3Model implements AutoCloseable {
         this.geometryEncoder = geometryEncoder;
         this.fusionEncoder = fusionEncoder;
         this.heads = heads;
+        this.islandDevice = islands == null ? null : islands.device();
+        this.deviceDescription = islands == null ? () -> "cpu (DJL, libtorch)" : islands.description();
     }
 
     /**
@@ -60,7 +79,7 @@ public final class Sam3Model implements AutoCloseable {
      *               reproduce every upstream stage
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels) {
-        return load(source, config, levels, WeightPrecision.FP32);
+        return load(source, config, levels, WeightPrecision.FP32, null);
     }
 
     /**
@@ -70,15 +89,29 @@ public final class Sam3Model implements AutoCloseable {
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
             WeightPrecision precision) {
+        return load(source, config, levels, precision, null);
+    }
+
+    /**
+     * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
+     * weights are not loaded here.
+     *
+     * @param precision how the linear layers' matrices are held in DJL
+     * @param islands   the islands, or null to run them in DJL like everything else
+     */
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
+            WeightPrecision precision, Islands islands) {
         NDManager manager = NDManager.newBaseManager();
         try {
             Params root = Params.root(source, manager, precision);
             return new Sam3Model(config, manager,
-                    ImageEncoder.load(root, config, levels),
+                    islands == null ? ImageEncoder.load(root, config, levels)
+                            : ImageEncoder.load(root, config, levels, islands.backbone()),
                     VETextEncoder.load(root, config.text()),
                     SequenceGeometryEncoder.load(root, config),
-                    TransformerEncoderFusion.load(root, config.encoder()),
-                    GroundingHeads.load(root, config));
+                    islands == null ? TransformerEncoderFusion.load(root, config.encoder()) : islands.fusionEncoder(),
+                    GroundingHeads.load(root, config),
+                    islands);
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -135,9 +168,21 @@ public final class Sam3Model implements AutoCloseable {
         return result;
     }
 
-    /** Releases the weights. */
+    /** Which implementation and device run the ViT trunk and the fusion encoder, as of now. */
+    public String deviceDescription() {
+        return deviceDescription.get();
+    }
+
+    /** Releases the weights and the island device, if any. */
     @Override
     public void close() {
         weights.close();
+        if (islandDevice != null) {
+            try {
+                islandDevice.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the island device failed", e);
+            }
+        }
     }
 }

@@ -13,18 +13,11 @@ import java.util.Map;
  */
 public final class ParityCheck {
 
-    /** The outcome: one comparison per reference stage the engine produced, and the stages it did not. */
-    public record Report(List<StageComparison> comparisons, List<String> notImplemented) {
-        public boolean passed() {
-            return comparisons.stream().allMatch(StageComparison::passed);
-        }
-    }
-
     private ParityCheck() {}
 
     /** Compares every stage of {@code reference} (an {@code outputs.safetensors}) with what was recorded. */
-    public static Report compare(SafetensorsFile reference, Map<String, RecordedStage> recorded) {
-        List<StageComparison> comparisons = new ArrayList<>();
+    public static ParityReport compare(SafetensorsFile reference, Map<String, RecordedStage> recorded) {
+        List<StageVerdict> comparisons = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String stage : reference.names()) {
             RecordedStage actual = recorded.get(stage);
@@ -35,7 +28,7 @@ public final class ParityCheck {
             RawTensor ref = reference.get(stage);
             comparisons.add(compareOne(stage, actual, ref, reference));
         }
-        return new Report(comparisons, missing);
+        return new ParityReport(comparisons, missing);
     }
 
     private static StageComparison compareOne(String stage, RecordedStage actual, RawTensor ref,

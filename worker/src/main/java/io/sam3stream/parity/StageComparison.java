@@ -13,7 +13,7 @@ package io.sam3stream.parity;
  *                    their fraction and cosine holds the IoU
  */
 public record StageComparison(String stage, double maxAbsDiff, double meanAbsDiff, double cosine, double tolerance,
-        String detail, boolean mask) {
+        String detail, boolean mask) implements StageVerdict {
 
     /** Relative tolerance of float stages: max abs diff ≤ 1e-4 × (1 + max |reference|). */
     public static final double RELATIVE_TOLERANCE = 1e-4;
@@ -24,6 +24,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     /** Smallest IoU of a binary mask with its reference. */
     public static final double MIN_MASK_IOU = 0.999;
 
+    @Override
     public boolean passed() {
         return detail.isEmpty() && (mask || maxAbsDiff <= tolerance);
     }
@@ -113,6 +114,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     }
 
     /** One line for the parity report: name, max abs diff, mean abs diff, cosine, PASS/FAIL. */
+    @Override
     public String reportLine() {
         if (mask) {
             return String.format("%-44s flips %d  IoU %.6f  %s", stage, (long) maxAbsDiff, cosine,

@@ -55,7 +55,8 @@ final class HfNameMapping {
     /** Tensor names below the module are unchanged. */
     private static final Children KEEP = (module, child) -> new Target(module + "." + child, Part.WHOLE);
 
-    private static final Pattern NUMBERED_LAYER = Pattern.compile("layer(\\d+)\\.(.+)");
+    /** One-based numbers that fit an int; any other "layer..." child has no canonical name. */
+    private static final Pattern NUMBERED_LAYER = Pattern.compile("layer([1-9]\\d{0,8})\\.(.+)");
 
     /** HF's MLP heads name their layers {@code layer1, layer2, ...}; upstream's MLP keeps {@code layers.0, ...}. */
     private static final Children ONE_BASED_LAYERS = (module, child) -> {

@@ -101,11 +101,16 @@ public final class PytorchCheckpoint implements WeightSource {
         if (!(pid instanceof List<?> id) || id.size() != 5 || !"storage".equals(id.get(0))
                 || !(id.get(1) instanceof TorchStorageType type) || !(id.get(2) instanceof String key)
                 || !(id.get(4) instanceof Long numel)) {
-            throw new CheckpointException("unsupported persistent id " + pid);
+            throw new CheckpointException("unsupported persistent id " + Unpickler.describe(pid));
         }
         String entry = root + "/data/" + key;
         if (!archive.names().contains(entry)) {
             throw new CheckpointException("storage " + key + " has no entry " + entry);
+        }
+        // Every element takes at least a byte; a larger count is a lie that would overflow the byte size later.
+        if (numel < 0 || numel > archive.size(entry)) {
+            throw new CheckpointException("storage " + key + " claims " + numel + " elements but " + entry
+                    + " holds " + archive.size(entry) + " bytes");
         }
         return new StorageRef(type, entry, numel);
     }
@@ -114,19 +119,24 @@ public final class PytorchCheckpoint implements WeightSource {
     private static TensorRef rebuildTensor(List<Object> args) {
         if ((args.size() != 6 && args.size() != 7) || !(args.get(0) instanceof StorageRef storage)
                 || !(args.get(1) instanceof Long offset)) {
-            throw new CheckpointException("unexpected arguments to _rebuild_tensor_v2: " + args);
+            throw new CheckpointException("unexpected arguments to _rebuild_tensor_v2: " + Unpickler.describe(args));
         }
         StridedView view = new StridedView(offset, longs(args.get(2)), longs(args.get(3)));
         if (view.storageExtent() > storage.elementCount()) {
-            throw new CheckpointException("tensor view " + args.subList(1, 4) + " runs past the "
+            throw new CheckpointException("tensor view " + Unpickler.describe(args.subList(1, 4)) + " runs past the "
                     + storage.elementCount() + " elements of " + storage.entry());
+        }
+        // A view repeating elements (stride 0) is copied out in full when read: a few bytes could claim gigabytes.
+        if (view.elementCount() > storage.elementCount()) {
+            throw new CheckpointException("tensor view " + Unpickler.describe(args.subList(1, 4)) + " has more"
+                    + " elements than its storage of " + storage.elementCount() + " (" + storage.entry() + ")");
         }
         return new TensorRef(storage, view);
     }
 
     private static long[] longs(Object tuple) {
         if (!(tuple instanceof List<?> items) || !items.stream().allMatch(Long.class::isInstance)) {
-            throw new CheckpointException("expected a tuple of ints, found " + tuple);
+            throw new CheckpointException("expected a tuple of ints, found " + Unpickler.describe(tuple));
         }
         return items.stream().mapToLong(Long.class::cast).toArray();
     }

@@ -9,16 +9,20 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * A safetensors file read through memory maps: an 8-byte little-endian header length, a JSON header naming each
  * tensor's dtype, shape and byte range, then the raw data. The header is validated in full before any tensor is
- * handed out; a file whose ranges run past its end, overlap the header or disagree with dtype × shape is refused.
+ * handed out; a file whose ranges run past its end, overlap the header or each other, or disagree with dtype × shape
+ * is refused.
  * Tensors are exposed under the names stored in the file (no renaming: see {@link CheckpointLoader}).
  */
 public final class SafetensorsFile implements WeightSource {
@@ -99,6 +103,7 @@ public final class SafetensorsFile implements WeightSource {
             }
             entries.put(name, parseEntry(path, name, node, dataLength));
         }
+        requireDisjoint(path, entries);
         return new SafetensorsFile(path, channel, dataStart, Collections.unmodifiableMap(entries),
                 Collections.unmodifiableMap(metadata));
     }
@@ -125,12 +130,42 @@ public final class SafetensorsFile implements WeightSource {
             throw new CheckpointException(path + ": tensor " + name + " has byte range [" + begin + ", " + end
                     + ") outside the " + dataLength + " data bytes of the file");
         }
-        long expected = RawTensor.elementCount(shape) * dtype.byteSize();
+        long expected;
+        try {
+            expected = Math.multiplyExact(RawTensor.elementCount(shape), dtype.byteSize());
+        } catch (ArithmeticException e) {
+            throw new CheckpointException(path + ": tensor " + name + " has shape " + Arrays.toString(shape)
+                    + " whose byte size overflows 64 bits", e);
+        }
         if (end - begin != expected) {
             throw new CheckpointException(path + ": tensor " + name + " has " + (end - begin)
                     + " bytes but its dtype and shape need " + expected);
         }
         return new Entry(dtype, shape, begin, end);
+    }
+
+    /**
+     * Refuses tensors whose byte ranges overlap. The format gives every tensor its own bytes; aliased ranges would
+     * let one region of the file be read as two tensors of different types, which no writer produces.
+     */
+    private static void requireDisjoint(Path path, Map<String, Entry> entries) {
+        List<Map.Entry<String, Entry>> byBegin = entries.entrySet().stream()
+                .filter(e -> e.getValue().end() > e.getValue().begin())
+                .sorted(Comparator.comparingLong(e -> e.getValue().begin()))
+                .toList();
+        // Sorted by start, some pair overlaps exactly when some neighbouring pair does.
+        for (int i = 1; i < byBegin.size(); i++) {
+            Map.Entry<String, Entry> previous = byBegin.get(i - 1);
+            Map.Entry<String, Entry> next = byBegin.get(i);
+            if (next.getValue().begin() < previous.getValue().end()) {
+                throw new CheckpointException(path + ": tensors " + previous.getKey() + " " + range(previous.getValue())
+                        + " and " + next.getKey() + " " + range(next.getValue()) + " overlap");
+            }
+        }
+    }
+
+    private static String range(Entry e) {
+        return "[" + e.begin() + ", " + e.end() + ")";
     }
 
     private static void readFully(FileChannel channel, ByteBuffer into, long position) throws IOException {

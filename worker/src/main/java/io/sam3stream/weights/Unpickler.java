@@ -85,6 +85,7 @@ final class Unpickler {
     private static final int MEMOIZE = 0x94;
     private static final int FRAME = 0x95;
     private static final int HIGHEST_PROTOCOL = 5;
+    private static final int DESCRIPTION_CHARS = 200;
 
     private final ByteBuffer in;
     private final Map<String, Object> globals;
@@ -179,7 +180,7 @@ final class Unpickler {
                 case SETITEM -> {
                     Object value = pop();
                     Object key = pop();
-                    dict(peek()).put(key, value);
+                    dict(peek()).put(hashableKey(key), value);
                 }
                 case SETITEMS -> {
                     List<Object> pairs = popMark();
@@ -343,7 +344,59 @@ final class Unpickler {
             throw new CheckpointException("pickle dict has an odd number of keys and values");
         }
         for (int i = 0; i < pairs.size(); i += 2) {
-            dict.put(pairs.get(i), pairs.get(i + 1));
+            dict.put(hashableKey(pairs.get(i)), pairs.get(i + 1));
+        }
+    }
+
+    /**
+     * A dict key, if it is a scalar. Python refuses lists and dicts as keys; tuples it accepts, but hashing one
+     * walks it, and the memo lets a few bytes build a tuple of 2^64 leaves. A state dict's keys are strings.
+     */
+    private static Object hashableKey(Object key) {
+        if (key != null && !(key instanceof String || key instanceof Long || key instanceof Double
+                || key instanceof Boolean || key instanceof byte[])) {
+            throw new CheckpointException("pickle uses a " + typeName(key) + " as a dict key; only str, int, float,"
+                    + " bool, bytes and None keys are supported");
+        }
+        return key;
+    }
+
+    /**
+     * A short rendering of an unpickled value for error messages, at most {@code DESCRIPTION_CHARS} long. Needed
+     * because the memo lets a pickle build cyclic and exponentially shared lists, which {@code toString} would
+     * render forever or overflow the stack on.
+     */
+    static String describe(Object value) {
+        StringBuilder out = new StringBuilder();
+        describe(value, out);
+        return out.length() <= DESCRIPTION_CHARS ? out.toString() : out.substring(0, DESCRIPTION_CHARS) + "...";
+    }
+
+    private static void describe(Object value, StringBuilder out) {
+        if (out.length() > DESCRIPTION_CHARS) {
+            return; // each call appends before it recurses, so the budget also bounds the recursion
+        }
+        if (value instanceof List<?> items) {
+            out.append('[');
+            for (int i = 0; i < items.size() && out.length() <= DESCRIPTION_CHARS; i++) {
+                out.append(i == 0 ? "" : ", ");
+                describe(items.get(i), out);
+            }
+            out.append(']');
+        } else if (value instanceof Map<?, ?> dict) {
+            out.append('{');
+            String separator = "";
+            for (Map.Entry<?, ?> item : dict.entrySet()) {
+                if (out.length() > DESCRIPTION_CHARS) {
+                    break;
+                }
+                out.append(separator).append(item.getKey()).append(": "); // keys are scalars: hashableKey
+                describe(item.getValue(), out);
+                separator = ", ";
+            }
+            out.append('}');
+        } else {
+            out.append(value instanceof byte[] b ? "bytes[" + b.length + "]" : String.valueOf(value));
         }
     }
 

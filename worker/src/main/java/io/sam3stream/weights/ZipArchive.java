@@ -91,8 +91,9 @@ final class ZipArchive implements AutoCloseable {
             directorySize = record.getLong(40);
             directoryOffset = record.getLong(48);
         }
-        if (directoryOffset < 0 || directorySize < 0 || directoryOffset + directorySize > fileSize
-                || directorySize > Integer.MAX_VALUE) {
+        // Compared without adding: ZIP64 offsets near 2^63 would wrap the sum and pass.
+        if (directoryOffset < 0 || directorySize < 0 || directoryOffset > fileSize
+                || directorySize > fileSize - directoryOffset || directorySize > Integer.MAX_VALUE) {
             throw new CheckpointException(path + ": central directory [" + directoryOffset + ", +" + directorySize
                     + ") lies outside the " + fileSize + "-byte file");
         }
@@ -176,15 +177,25 @@ final class ZipArchive implements AutoCloseable {
      */
     ByteBuffer map(String name, long position, long length) {
         Entry e = entry(name);
-        if (position < 0 || length < 0 || position + length > e.size() || length > Integer.MAX_VALUE) {
+        long start;
+        try {
+            start = dataStart(e); // first, so that an entry larger than the file is refused as such
+        } catch (IOException ex) {
+            throw new CheckpointException("cannot read entry " + name + " of " + path + ": " + ex.getMessage(), ex);
+        }
+        if (position < 0 || length < 0 || position > e.size() - length) {
             throw new CheckpointException(path + ": bytes [" + position + ", +" + length + ") lie outside entry "
                     + name + " of " + e.size() + " bytes");
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new CheckpointException(path + ": cannot map " + length + " bytes of entry " + name
+                    + " at once (at most " + Integer.MAX_VALUE + ")");
         }
         if (length == 0) {
             return ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
         }
         try {
-            return channel.map(FileChannel.MapMode.READ_ONLY, dataStart(e) + position, length)
+            return channel.map(FileChannel.MapMode.READ_ONLY, start + position, length)
                     .order(ByteOrder.LITTLE_ENDIAN);
         } catch (IOException ex) {
             throw new CheckpointException("cannot map entry " + name + " of " + path + ": " + ex.getMessage(), ex);
@@ -212,14 +223,14 @@ final class ZipArchive implements AutoCloseable {
                     + e.localHeaderOffset());
         }
         long start = e.localHeaderOffset() + 30 + (header.getShort(26) & 0xffff) + (header.getShort(28) & 0xffff);
-        if (start + e.size() > fileSize) {
+        if (e.size() > fileSize - start) {
             throw new CheckpointException(path + ": entry " + e.name() + " runs past the end of the file");
         }
         return start;
     }
 
     private static ByteBuffer read(FileChannel channel, long position, int length) throws IOException {
-        if (position < 0 || position + length > channel.size()) {
+        if (position < 0 || position > channel.size() - length) {
             throw new CheckpointException("zip structure at [" + position + ", +" + length
                     + ") lies outside the file");
         }

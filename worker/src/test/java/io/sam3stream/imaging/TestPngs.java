@@ -7,7 +7,7 @@ import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /** Hand-assembled PNG files for error-path tests: any chunk, any header field, correct CRCs. */
-final class TestPngs {
+public final class TestPngs {
 
     static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
@@ -18,14 +18,14 @@ final class TestPngs {
     }
 
     /** A file starting with the signature and an IHDR chunk. */
-    static TestPngs withHeader(long width, long height, int bitDepth, int colorType, int interlace) {
+    public static TestPngs withHeader(long width, long height, int bitDepth, int colorType, int interlace) {
         ByteBuffer ihdr = ByteBuffer.allocate(13);
         ihdr.putInt((int) width).putInt((int) height).put((byte) bitDepth).put((byte) colorType).put((byte) 0)
                 .put((byte) 0).put((byte) interlace);
         return new TestPngs().chunk("IHDR", ihdr.array());
     }
 
-    TestPngs chunk(String type, byte[] data) {
+    public TestPngs chunk(String type, byte[] data) {
         byte[] typeBytes = type.getBytes(StandardCharsets.US_ASCII);
         CRC32 crc = new CRC32();
         crc.update(typeBytes);
@@ -38,19 +38,19 @@ final class TestPngs {
     }
 
     /** One IDAT chunk holding {@code raw} (filter bytes included) zlib-compressed. */
-    TestPngs idat(byte[] raw) {
+    public TestPngs idat(byte[] raw) {
         return chunk("IDAT", zlib(raw));
     }
 
-    TestPngs end() {
+    public TestPngs end() {
         return chunk("IEND", new byte[0]);
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return out.toByteArray();
     }
 
-    static byte[] zlib(byte[] raw) {
+    public static byte[] zlib(byte[] raw) {
         Deflater deflater = new Deflater(9);
         deflater.setInput(raw);
         deflater.finish();

@@ -37,12 +37,12 @@ class ControlParityTest {
                 ComputeOptions.Scope scope = options.activate()) {
             StageRecorder recorder = new StageRecorder(folder.outputs().names());
             ParityRun.run(model, folder, recorder);
-            ParityCheck.Report report = ParityCheck.compare(folder.outputs(), recorder.stages());
+            ParityReport report = ParityCheck.compare(folder.outputs(), recorder.stages());
 
-            assertEquals(folder.outputs().names().size(), report.comparisons().size(),
+            assertEquals(folder.outputs().names().size(), report.verdicts().size(),
                     "not implemented: " + report.notImplemented());
-            assertTrue(report.passed(), report.comparisons().stream().filter(c -> !c.passed())
-                    .map(StageComparison::reportLine).collect(Collectors.joining("\n")));
+            assertTrue(report.passed(), report.failures().stream()
+                    .map(StageVerdict::reportLine).collect(Collectors.joining("\n")));
         }
     }
 }

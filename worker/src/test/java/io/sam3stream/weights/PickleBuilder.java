@@ -6,29 +6,29 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /** Writes pickle opcodes by hand, so tests can craft exactly the pickle they need (including hostile ones). */
-final class PickleBuilder {
+public final class PickleBuilder {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    PickleBuilder op(int opcode) {
+    public PickleBuilder op(int opcode) {
         out.write(opcode);
         return this;
     }
 
-    PickleBuilder proto(int protocol) {
+    public PickleBuilder proto(int protocol) {
         return op(0x80).op(protocol);
     }
 
-    PickleBuilder frame(long length) {
+    public PickleBuilder frame(long length) {
         return op(0x95).raw(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(length).array());
     }
 
-    PickleBuilder mark() {
+    public PickleBuilder mark() {
         return op('(');
     }
 
     /** BININT1, BININT2 or BININT, whichever fits. */
-    PickleBuilder integer(long value) {
+    public PickleBuilder integer(long value) {
         if (value >= 0 && value < 256) {
             return op('K').op((int) value);
         }
@@ -39,35 +39,35 @@ final class PickleBuilder {
     }
 
     /** BINUNICODE (4-byte length). */
-    PickleBuilder string(String s) {
+    public PickleBuilder string(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return op('X').raw(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length).array()).raw(b);
     }
 
     /** SHORT_BINUNICODE (1-byte length, protocol 4). */
-    PickleBuilder shortString(String s) {
+    public PickleBuilder shortString(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return op(0x8c).op(b.length).raw(b);
     }
 
     /** BINUNICODE8 (8-byte length, protocol 4). */
-    PickleBuilder string8(String s) {
+    public PickleBuilder string8(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return op(0x8d).raw(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(b.length).array()).raw(b);
     }
 
     /** GLOBAL 'module\nname\n'. */
-    PickleBuilder global(String module, String name) {
+    public PickleBuilder global(String module, String name) {
         return op('c').raw((module + "\n" + name + "\n").getBytes(StandardCharsets.US_ASCII));
     }
 
     /** STACK_GLOBAL on two SHORT_BINUNICODE strings. */
-    PickleBuilder stackGlobal(String module, String name) {
+    public PickleBuilder stackGlobal(String module, String name) {
         return shortString(module).shortString(name).op(0x93);
     }
 
     /** A tuple of ints via MARK ... TUPLE. */
-    PickleBuilder intTuple(long... values) {
+    public PickleBuilder intTuple(long... values) {
         mark();
         for (long v : values) {
             integer(v);
@@ -79,7 +79,7 @@ final class PickleBuilder {
      * {@code torch._utils._rebuild_tensor_v2(storage, offset, size, stride, False, OrderedDict())}, with the
      * storage given as persistent id {@code ('storage', torch.<storageType>, key, 'cpu', numel)}.
      */
-    PickleBuilder tensor(String storageType, String key, long numel, long offset, long[] size, long[] stride) {
+    public PickleBuilder tensor(String storageType, String key, long numel, long offset, long[] size, long[] stride) {
         global("torch._utils", "_rebuild_tensor_v2");
         mark();
         mark().string("storage").global("torch", storageType).string(key).string("cpu").integer(numel).op('t');
@@ -90,12 +90,12 @@ final class PickleBuilder {
         return op('R');
     }
 
-    PickleBuilder raw(byte[] bytes) {
+    public PickleBuilder raw(byte[] bytes) {
         out.writeBytes(bytes);
         return this;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return out.toByteArray();
     }
 }

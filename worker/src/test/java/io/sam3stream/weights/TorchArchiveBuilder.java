@@ -16,7 +16,7 @@ import java.util.zip.CRC32;
  * entries, all stored. With {@code zip64} every size and offset is moved into ZIP64 records, as archives over
  * 4 GB need them.
  */
-final class TorchArchiveBuilder {
+public final class TorchArchiveBuilder {
 
     private static final long SATURATED = 0xffffffffL;
 
@@ -24,36 +24,36 @@ final class TorchArchiveBuilder {
     private final Map<String, byte[]> entries = new LinkedHashMap<>();
     private boolean zip64;
 
-    TorchArchiveBuilder(String root) {
+    public TorchArchiveBuilder(String root) {
         this.root = root;
     }
 
-    TorchArchiveBuilder pickle(byte[] pickle) {
+    public TorchArchiveBuilder pickle(byte[] pickle) {
         return entry("data.pkl", pickle);
     }
 
-    TorchArchiveBuilder storage(String key, byte[] data) {
+    public TorchArchiveBuilder storage(String key, byte[] data) {
         return entry("data/" + key, data);
     }
 
     /** A float32 storage holding the given values. */
-    TorchArchiveBuilder floatStorage(String key, float... values) {
+    public TorchArchiveBuilder floatStorage(String key, float... values) {
         ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.asFloatBuffer().put(values);
         return storage(key, b.array());
     }
 
-    TorchArchiveBuilder entry(String relativeName, byte[] data) {
+    public TorchArchiveBuilder entry(String relativeName, byte[] data) {
         entries.put(root + "/" + relativeName, data);
         return this;
     }
 
-    TorchArchiveBuilder zip64() {
+    public TorchArchiveBuilder zip64() {
         this.zip64 = true;
         return this;
     }
 
-    Path writeTo(Path file) throws IOException {
+    public Path writeTo(Path file) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream directory = new ByteArrayOutputStream();
         for (Map.Entry<String, byte[]> e : entries.entrySet()) {

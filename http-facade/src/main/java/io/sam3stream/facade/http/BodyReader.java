@@ -4,13 +4,25 @@ import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Reads a request body up to a limit: a declared {@code Content-Length} over it is refused before reading, and a
  * body without one (chunked) is refused as soon as it grows past the limit, so an oversized upload never occupies
  * more than the limit in memory.
+ *
+ * <p>A body must also keep arriving: once a grace period is over, one that comes in slower than a minimum rate is
+ * refused with 408. Jetty's idle timeout only ends a connection that sends nothing at all, so without this a client
+ * trickling a byte at a time (slow loris) would hold its in-flight place and a server thread for as long as it
+ * liked, and a handful of such clients would lock everyone else out with 429s.
  */
 final class BodyReader {
+
+    /** Slowest body accepted: a full-size image from a client on a very slow link still arrives well above it. */
+    static final long MIN_BYTES_PER_SECOND = 16 * 1024;
+
+    /** How long a body may take before its rate counts (connection set-up, TCP slow start, a client's pause). */
+    static final long GRACE_NANOS = 5_000_000_000L;
 
     private BodyReader() {
     }
@@ -20,6 +32,7 @@ final class BodyReader {
         if (declared > limit) {
             throw tooLarge(declared + " bytes", limit);
         }
+        long start = System.nanoTime();
         try (InputStream in = ctx.req().getInputStream()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 8192);
             byte[] buffer = new byte[64 * 1024];
@@ -30,11 +43,27 @@ final class BodyReader {
                     throw tooLarge("more than " + limit + " bytes", limit);
                 }
                 out.write(buffer, 0, n);
+                requireRate(total, System.nanoTime() - start);
             }
             return out.toByteArray();
         } catch (IOException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                throw tooSlow("stopped arriving (" + e.getMessage() + ")");
+            }
             throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
         }
+    }
+
+    private static void requireRate(long bytes, long elapsedNanos) {
+        if (elapsedNanos > GRACE_NANOS && bytes * 1_000_000_000.0 / elapsedNanos < MIN_BYTES_PER_SECOND) {
+            throw tooSlow("arrived at " + Math.round(bytes * 1e9 / elapsedNanos) + " bytes/s");
+        }
+    }
+
+    private static ApiException tooSlow(String what) {
+        return ApiException.http(408, "REQUEST_TIMEOUT", "the body " + what + "; after the first "
+                + GRACE_NANOS / 1_000_000_000L + " s a body must arrive at " + MIN_BYTES_PER_SECOND
+                + " bytes/s or more");
     }
 
     private static ApiException tooLarge(String size, long limit) {

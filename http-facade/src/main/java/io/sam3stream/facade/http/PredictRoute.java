@@ -15,7 +15,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code POST /predict}: admit (429), read the body (413), validate (422, 400), check that a worker is READY
+ * {@code POST /predict}: admit (429), check the content type (422), read the body (413, 408 when it arrives too
+ * slowly), validate (422, 400), check that a worker is READY
  * (503), then hand the request to Kafka and answer asynchronously when its reply arrives (or 504 at the deadline).
  * No thread waits for the reply: the response is written when the reply's future completes.
  */
@@ -50,6 +51,7 @@ public final class PredictRoute implements Handler {
         InFlightLimiter.Permit permit = limiter.admit();
         CompletableFuture<byte[]> response;
         try {
+            JsonContentType.require(ctx.header("Content-Type"));
             byte[] body = BodyReader.read(ctx, maxBodyBytes);
             SegmentationRequest request = parser.parse(body, UUID.randomUUID().toString(),
                     clock.instant().plus(replyTimeout));

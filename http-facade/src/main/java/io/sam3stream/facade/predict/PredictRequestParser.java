@@ -12,6 +12,7 @@ import io.sam3stream.avro.MaskFormat;
 import io.sam3stream.avro.Prompt;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.facade.http.ApiException;
+import io.sam3stream.schemas.RequestBounds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -109,6 +110,10 @@ public final class PredictRequestParser {
         for (int i = 0; i < prompts.size(); i++) {
             if (prompts.get(i).getText().isBlank()) {
                 throw ApiException.badRequest("prompts[" + i + "]: empty prompt");
+            }
+            if (prompts.get(i).getText().length() > RequestBounds.MAX_PROMPT_CHARS) {
+                throw ApiException.unprocessable("prompts[" + i + "]: " + prompts.get(i).getText().length()
+                        + " characters; at most " + RequestBounds.MAX_PROMPT_CHARS + " are allowed");
             }
         }
     }

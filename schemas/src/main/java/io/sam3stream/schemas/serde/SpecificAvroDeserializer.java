@@ -4,7 +4,6 @@ import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -58,7 +57,7 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
         Schema readerSchema = model.getSchema(type);
         return new WireFormatReader<>(registry, writerSchema -> {
             SchemaResolution.requireReadable(writerSchema, readerSchema);
-            return new SpecificDatumReader<>(writerSchema, readerSchema, model);
+            return new StrictUtf8DatumReader<>(writerSchema, readerSchema, model);
         });
     }
 }

@@ -49,6 +49,8 @@ final class WireFormatReader<T> {
                 DecoderFactory.get().binaryDecoder(record, ConfluentWireFormat.HEADER_LENGTH, bodyLength, null);
         T value;
         try {
+            ClaimedSizes.walk(writerSchema(schemaId), DecoderFactory.get()
+                    .binaryDecoder(record, ConfluentWireFormat.HEADER_LENGTH, bodyLength, null));
             value = reader.read(null, decoder);
         } catch (EOFException e) {
             throw new UndecodableRecordException(Reason.TRUNCATED_BODY,

@@ -88,6 +88,19 @@ class UndecodableRecordTest {
     }
 
     @Test
+    void stringThatIsNotUtf8IsMalformedBodyNotAReplacementCharacter() {
+        // request_id "req-0001" starts at byte 5 + 1; "00" becomes a two-byte sequence, valid and then not
+        int id = 5 + 1;
+        byte[] valid = validRecord.clone();
+        valid[id + 4] = (byte) 0xc3;
+        valid[id + 5] = (byte) 0xa9;
+        assertEquals("req-\u00e901", requests.deserialize(Topics.REQUESTS, valid).getRequestId());
+        byte[] broken = valid.clone();
+        broken[id + 5] = '(';
+        assertReason(Reason.MALFORMED_BODY, broken);
+    }
+
+    @Test
     void lengthPrefixBeyondTheRecordIsNotAnAllocation() {
         // a bytes length of about 1 GiB in a 30-byte record must fail as truncated, not allocate a gigabyte
         byte[] header = Arrays.copyOf(validRecord, 5 + 1 + 8 + 1);

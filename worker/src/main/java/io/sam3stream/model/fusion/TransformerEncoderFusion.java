@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Stages: {@code encoder.memory} and {@code encoder.pos_embed}, both (H·W, B, d) sequence-first.
  */
-public final class TransformerEncoderFusion {
+public final class TransformerEncoderFusion implements FusionEncoder {
 
     private final List<TransformerEncoderLayer> layers;
 
@@ -54,6 +54,7 @@ public final class TransformerEncoderFusion {
      * @param sink       receives the {@code encoder.*} stages
      * @return (B, H·W, d) the encoder memory, batch-first; its positions are {@code image.pos()}
      */
+    @Override
     public NDArray encode(ImageTokens image, NDArray prompt, NDArray promptMask, StageSink sink) {
         NDArray x = image.tokens();
         for (TransformerEncoderLayer layer : layers) {

@@ -15,11 +15,11 @@ import io.sam3stream.model.nn.StageSink;
  */
 public final class ImageEncoder {
 
-    private final VisionTrunk trunk;
+    private final Backbone trunk;
     private final VitDetNeck neck;
 
     /** Chains a loaded trunk and neck. */
-    public ImageEncoder(VisionTrunk trunk, VitDetNeck neck) {
+    public ImageEncoder(Backbone trunk, VitDetNeck neck) {
         this.trunk = trunk;
         this.neck = neck;
     }
@@ -31,9 +31,13 @@ public final class ImageEncoder {
      * @param levels which neck levels to build
      */
     public static ImageEncoder load(Params root, Sam3Config config, NeckLevels levels) {
-        Params visionBackbone = root.sub("backbone.vision_backbone");
-        return new ImageEncoder(VisionTrunk.load(visionBackbone.sub("trunk"), config.vit()),
-                VitDetNeck.load(visionBackbone, config.dModel(), levels));
+        return load(root, config, levels,
+                VisionTrunk.load(root.sub("backbone.vision_backbone.trunk"), config.vit()));
+    }
+
+    /** Loads the neck from the parameters and pairs it with a trunk that lives elsewhere (a device island). */
+    public static ImageEncoder load(Params root, Sam3Config config, NeckLevels levels, Backbone trunk) {
+        return new ImageEncoder(trunk, VitDetNeck.load(root.sub("backbone.vision_backbone"), config.dModel(), levels));
     }
 
     /**

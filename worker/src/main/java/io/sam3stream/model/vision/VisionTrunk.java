@@ -19,7 +19,7 @@ import java.util.List;
  * <p>Stages emitted: {@code vit.patch_embed}, {@code vit.abs_pos}, {@code vit.ln_pre}, {@code vit.block{i}} (all
  * (B, G, G, C)) and {@code vit.out} (B, C, G, G).
  */
-public final class VisionTrunk {
+public final class VisionTrunk implements Backbone {
 
     private final VitConfig config;
     private final PatchEmbed patchEmbed;
@@ -142,6 +142,7 @@ public final class VisionTrunk {
      * @param sink  receives the trunk's stages
      * @return (B, C, G, G), allocated in the image's manager
      */
+    @Override
     public NDArray forward(NDArray image, StageSink sink) {
         long[] s = image.getShape().getShape();
         if (s.length != 4 || s[1] != 3 || s[2] != config.imgSize() || s[3] != config.imgSize()) {

@@ -1,0 +1,191 @@
+package io.sam3stream.kafka;
+
+import io.sam3stream.avro.WorkerState;
+import io.sam3stream.config.Knob;
+import io.sam3stream.config.Settings;
+import io.sam3stream.engine.EngineInfo;
+import io.sam3stream.engine.Segmenter;
+import io.sam3stream.schemas.registry.SchemaRegistryClient;
+import io.sam3stream.schemas.serde.AvroSerializer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Kafka worker: creates the topics it needs, loads the engine, warms it up, then consumes requests and
+ * publishes results until stopped, reporting its state on the workers topic throughout (STARTING, READY, DRAINING,
+ * STOPPED). {@code sam3 worker} runs one per process; the dev stack runs one in-process beside the broker.
+ *
+ * <p>The Kafka timeouts are set only once the warm-up has measured the forward time, which is why the consumer and
+ * the transactional producer are created after it ({@link ProcessingTimeouts}).
+ */
+public final class WorkerService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
+
+    private final WorkerConfig config;
+    private final EngineInfo expected;
+    private final Supplier<? extends Segmenter> engineLoader;
+    private final Consumer<String> progress;
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private Thread thread;
+    private boolean stopping;
+    private WorkerLoop loop;
+    private StatusHeartbeats heartbeats;
+
+    /**
+     * @param settings     the configuration (topics, limits, worker id, Kafka and registry addresses)
+     * @param engineLoader loads the engine; called once, on the worker's thread
+     */
+    public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader) {
+        this(settings, engineLoader, LOG::info);
+    }
+
+    /**
+     * @param settings     the configuration (topics, limits, worker id, Kafka and registry addresses)
+     * @param engineLoader loads the engine; called once, on the worker's thread
+     * @param progress     told the warm-up steps as they begin ("Warming up (1/2) ...", "Warmup complete")
+     */
+    public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader, Consumer<String> progress) {
+        this.progress = progress;
+        this.config = WorkerConfig.from(settings);
+        this.expected = new EngineInfo(settings.get(Knob.SAM3_BACKEND), settings.get(Knob.SAM3_BACKEND),
+                settings.get(Knob.HF_MODEL), "", null, 0);
+        this.engineLoader = engineLoader;
+    }
+
+    /** The configuration this worker runs with. */
+    public WorkerConfig config() {
+        return config;
+    }
+
+    /** Starts the worker on its own thread and returns at once; see {@link #ready()} and {@link #terminated()}. */
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("already started");
+        }
+        thread = new Thread(this::run, "sam3-worker");
+        thread.start();
+    }
+
+    /** Completes when the worker is READY; exceptionally when it fails or stops before. */
+    public CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    /** Completes when the worker has stopped; exceptionally when it failed. */
+    public CompletableFuture<Void> terminated() {
+        return terminated;
+    }
+
+    /**
+     * Stops taking requests, finishes and commits the ones in flight, publishes STOPPED, closes the engine; returns
+     * when all that is done (at once when never started).
+     */
+    public void stop() {
+        synchronized (this) {
+            if (!stopping) {
+                stopping = true;
+                if (heartbeats != null) {
+                    heartbeats.announce(WorkerState.DRAINING);
+                }
+                if (loop != null) {
+                    loop.stop();
+                }
+            }
+            if (thread == null) {
+                terminated.complete(null);
+                return;
+            }
+        }
+        try {
+            terminated.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // logged by the worker's thread, and reported through terminated()
+        }
+    }
+
+    /** {@link #stop()}. */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void run() {
+        long startNanos = System.nanoTime();
+        SchemaRegistryClient registry = SchemaRegistryClient.builder(URI.create(config.schemaRegistryUrl())).build();
+        ClientProperties clients = config.clientProperties();
+        Segmenter engine = null;
+        SegmentationPipeline pipeline = null;
+        Throwable failure = null;
+        try (Admin admin = Admin.create(clients.admin())) {
+            TopicSetup.ensure(admin, config.topics(), config.maxMessageBytes());
+            startHeartbeats(registry, clients);
+            engine = engineLoader.get();
+            heartbeats.engineLoaded(engine.info());
+            LOG.info("engine loaded: {}", engine.info());
+            Duration forward = WarmUp.run(engine, config.warmupRuns(), heartbeats::forwardFinished, progress)
+                    .orElse(ProcessingTimeouts.UNMEASURED_FORWARD);
+            ProcessingTimeouts timeouts = new ProcessingTimeouts(forward,
+                    Duration.ofNanos(System.nanoTime() - startNanos), SegmentationPipeline.CAPACITY);
+            pipeline = new SegmentationPipeline(engine, config, registry, admin, heartbeats::forwardFinished);
+            WorkerLoop worker = new WorkerLoop(
+                    new KafkaConsumer<>(clients.consumer(config.consumerGroup(), config.workerId(), timeouts),
+                            new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                    new KafkaProducer<>(clients.transactionalProducer("sam3-worker-" + config.workerId(), timeouts),
+                            new ByteArraySerializer(), new ByteArraySerializer()),
+                    pipeline, config.requestsTopic(), timeouts.drain());
+            synchronized (this) {
+                loop = worker;
+                if (stopping) {
+                    worker.stop(); // asked to stop while starting: run() only closes the clients
+                } else {
+                    heartbeats.announce(WorkerState.READY);
+                    LOG.info("worker {} READY: forward {} ms, {}", config.workerId(), forward.toMillis(), timeouts);
+                    ready.complete(null);
+                }
+            }
+            worker.run();
+        } catch (Throwable e) {
+            LOG.error("worker {} failed", config.workerId(), e);
+            failure = e;
+        } finally {
+            if (pipeline != null) {
+                pipeline.close();
+            }
+            if (heartbeats != null) {
+                heartbeats.close(); // publishes STOPPED
+            }
+            if (engine != null && (pipeline == null || pipeline.deviceStopped())) {
+                engine.close();
+            }
+            ready.completeExceptionally(failure != null ? failure
+                    : new IllegalStateException("worker " + config.workerId() + " stopped before it was ready"));
+            if (failure != null) {
+                terminated.completeExceptionally(failure);
+            } else {
+                terminated.complete(null);
+            }
+        }
+    }
+
+    private synchronized void startHeartbeats(SchemaRegistryClient registry, ClientProperties clients) {
+        heartbeats = new StatusHeartbeats(
+                new KafkaProducer<>(clients.producer(), new ByteArraySerializer(), new ByteArraySerializer()),
+                new AvroSerializer<>(registry, true), config, expected);
+        heartbeats.start();
+    }
+}

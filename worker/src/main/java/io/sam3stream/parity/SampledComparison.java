@@ -1,0 +1,81 @@
+package io.sam3stream.parity;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * How a large stage compares with its sampled reference. Every bound is relative to the reference tensor's own
+ * spread: each sampled value, and each of the whole tensor's mean, standard deviation, minimum and maximum, must
+ * lie within {@value #RELATIVE_TOLERANCE} × the reference's standard deviation of its reference counterpart (for
+ * the standard deviation itself that is a relative bound of {@value #RELATIVE_TOLERANCE}).
+ *
+ * @param stage          stage name (the sampled entries' common prefix)
+ * @param detail         why it failed when the failure is not numeric (shape or index mismatch), else empty
+ * @param maxSampleDiff  largest |actual − reference| over the sampled values
+ * @param meanSampleDiff mean |actual − reference| over the sampled values
+ * @param actual         statistics of the computed tensor
+ * @param reference      statistics of the reference tensor
+ * @param tolerance      the bound every difference had to meet, {@value #RELATIVE_TOLERANCE} × reference std
+ */
+public record SampledComparison(String stage, String detail, double maxSampleDiff, double meanSampleDiff,
+        TensorStatistics actual, TensorStatistics reference, double tolerance) implements StageVerdict {
+
+    /** Bound on every difference of a large stage, as a multiple of the reference tensor's standard deviation. */
+    public static final double RELATIVE_TOLERANCE = 1e-3;
+
+    /** Compares a recorded large stage with its reference. */
+    public static SampledComparison of(String stage, SampledStage actual, SampledStage reference) {
+        double tolerance = RELATIVE_TOLERANCE * reference.statistics().std();
+        if (!Arrays.equals(actual.shape(), reference.shape())) {
+            return failure(stage, "shape " + Arrays.toString(actual.shape()) + " but reference has "
+                    + Arrays.toString(reference.shape()), actual, reference, tolerance);
+        }
+        if (!Arrays.equals(actual.indices(), reference.indices())) {
+            return failure(stage, "sampled at other indices than the reference", actual, reference, tolerance);
+        }
+        float[] a = actual.values();
+        float[] r = reference.values();
+        double max = 0;
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            double d = Math.abs((double) a[i] - r[i]);
+            if (Double.isNaN(d)) {
+                d = Double.POSITIVE_INFINITY;
+            }
+            max = Math.max(max, d);
+            sum += d;
+        }
+        return new SampledComparison(stage, "", max, a.length == 0 ? 0 : sum / a.length, actual.statistics(),
+                reference.statistics(), tolerance);
+    }
+
+    private static SampledComparison failure(String stage, String detail, SampledStage actual,
+            SampledStage reference, double tolerance) {
+        return new SampledComparison(stage, detail, Double.NaN, Double.NaN, actual.statistics(),
+                reference.statistics(), tolerance);
+    }
+
+    /** |actual − reference| of mean, std, min and max, in that order. */
+    public double[] statisticsDiffs() {
+        return new double[] {Math.abs(actual.mean() - reference.mean()), Math.abs(actual.std() - reference.std()),
+            Math.abs(actual.min() - reference.min()), Math.abs(actual.max() - reference.max())};
+    }
+
+    @Override
+    public boolean passed() {
+        // every comparison with NaN is false, so a NaN difference fails
+        return detail.isEmpty() && maxSampleDiff <= tolerance
+                && Arrays.stream(statisticsDiffs()).allMatch(d -> d <= tolerance);
+    }
+
+    @Override
+    public String reportLine() {
+        if (!detail.isEmpty()) {
+            return String.format(Locale.ROOT, "%-44s FAIL  %s", stage, detail);
+        }
+        double[] s = statisticsDiffs();
+        return String.format(Locale.ROOT,
+                "%-44s samples max %.3e  mean %.3e | mean %.1e  std %.1e  min %.1e  max %.1e | tol %.1e  %s",
+                stage, maxSampleDiff, meanSampleDiff, s[0], s[1], s[2], s[3], tolerance, passed() ? "PASS" : "FAIL");
+    }
+}

@@ -1,0 +1,80 @@
+package io.sam3stream.parity;
+
+import io.sam3stream.model.result.ImageSize;
+import io.sam3stream.weights.RawTensor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compares recorded stages with a full-size golden folder's sampled outputs ({@link SampledReference}). The rules:
+ * <ul>
+ *   <li>large stages: every sampled value, and the whole tensor's mean, std, min and max, within 1e-3 × the
+ *       reference tensor's std ({@link SampledComparison});</li>
+ *   <li>small float stages (text features, prompt and geometry features, decoder outputs, logits, boxes, scores)
+ *       within {@value #ABSOLUTE_TOLERANCE} absolute; pixel boxes are first divided by [W, H, W, H], so they meet
+ *       the same bound as the normalised boxes they are scaled from;</li>
+ *   <li>boolean and integer stages exactly: among them {@code keep} and {@code query_index}, the kept queries;</li>
+ *   <li>{@code mask_area} (pixels of each binary mask) and {@code mask_prob_sum} (its threshold-free companion, in
+ *       the same pixel units) within {@value #MASK_AREA_FRACTION} of the image's pixel count.</li>
+ * </ul>
+ */
+public final class SampledParityCheck {
+
+    /** Bound on small float stages. */
+    public static final double ABSOLUTE_TOLERANCE = 1e-4;
+
+    /** Bound on mask areas and probability sums, as a fraction of the original image's pixels (0.1 %). */
+    public static final double MASK_AREA_FRACTION = 1e-3;
+
+    private SampledParityCheck() {}
+
+    /**
+     * Compares every stage of {@code reference} with what {@code recorded} holds.
+     *
+     * @param image the original image's size, which pixel boxes and mask areas are measured against
+     */
+    public static ParityReport compare(SampledReference reference, StageRecorder recorded, ImageSize image) {
+        List<StageVerdict> verdicts = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        reference.sampledStages().forEach((stage, ref) -> {
+            SampledStage actual = recorded.sampledStages().get(stage);
+            if (actual == null) {
+                missing.add(stage);
+            } else {
+                verdicts.add(SampledComparison.of(stage, actual, ref));
+            }
+        });
+        for (String stage : reference.wholeStages()) {
+            RecordedStage actual = recorded.stages().get(stage);
+            if (actual == null) {
+                missing.add(stage);
+            } else {
+                verdicts.add(compareWhole(stage, actual, reference.whole(stage), image));
+            }
+        }
+        return new ParityReport(verdicts, missing);
+    }
+
+    private static StageComparison compareWhole(String stage, RecordedStage actual, RawTensor ref, ImageSize image) {
+        if (stage.endsWith(".mask_area") || stage.endsWith(".mask_prob_sum")) {
+            double bound = MASK_AREA_FRACTION * image.width() * image.height();
+            return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(),
+                    bound);
+        }
+        if (stage.endsWith(".boxes_xyxy_px")) {
+            return StageComparison.absolute(stage, actual.shape(), normalised(actual.values(), image), ref.shape(),
+                    normalised(ref.toFloats(), image), ABSOLUTE_TOLERANCE);
+        }
+        double bound = ref.dtype().isFloating() ? ABSOLUTE_TOLERANCE : 0;
+        return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(), bound);
+    }
+
+    /** xyxy pixel boxes divided by [W, H, W, H]. */
+    private static float[] normalised(float[] xyxy, ImageSize image) {
+        float[] out = new float[xyxy.length];
+        for (int i = 0; i < xyxy.length; i++) {
+            out[i] = xyxy[i] / (i % 2 == 0 ? image.width() : image.height());
+        }
+        return out;
+    }
+}

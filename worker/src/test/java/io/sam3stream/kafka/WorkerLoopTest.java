@@ -1,0 +1,226 @@
+package io.sam3stream.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The loop's ordering, transaction and hand-over rules, against Kafka's mock clients and a hand-driven pipeline. */
+class WorkerLoopTest {
+
+    private static final String TOPIC = "requests";
+    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    /** The consumer's assignment at each commit: the partitions whose offsets the commit could still claim. */
+    private final List<Set<TopicPartition>> assignmentAtCommit = new CopyOnWriteArrayList<>();
+    private final MockProducer<byte[], byte[]> producer =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+                @Override
+                public void commitTransaction() {
+                    assignmentAtCommit.add(Set.copyOf(consumer.assignment()));
+                    super.commitTransaction();
+                }
+            };
+    private final HandDrivenPipeline pipeline = new HandDrivenPipeline(3);
+    private WorkerLoop loop;
+    private CompletableFuture<Void> running;
+
+    @AfterEach
+    void stopLoop() throws Exception {
+        if (loop != null) {
+            loop.stop();
+            pipeline.completeAll();
+            running.handle((v, e) -> null).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Test
+    void outcomesArePublishedInConsumptionOrderEvenWhenALaterRecordFinishesFirst() {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0, 1);
+        await(() -> pipeline.submitted(1));
+
+        pipeline.complete(1);
+        pause(Duration.ofMillis(200));
+        assertEquals(List.of(), producer.history(), "offset 1 must wait for offset 0");
+
+        pipeline.complete(0);
+        await(() -> producer.history().size() == 2);
+        assertEquals(List.of("result-0", "result-1"), values(producer.history()));
+        assertEquals(Map.of(P0, new OffsetAndMetadata(2)), lastCommittedOffsets());
+        assertTrue(producer.transactionCommitted());
+    }
+
+    @Test
+    void aFullPipelinePausesFetchingAndTheBacklogFollowsInOrder() {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0, 1, 2, 3, 4);
+        await(() -> pipeline.submitted(2));
+        await(() -> consumer.paused().contains(P0));
+
+        for (int offset = 0; offset < 5; offset++) {
+            int next = offset;
+            await(() -> pipeline.submitted(next));
+            pipeline.complete(offset);
+        }
+        await(() -> producer.history().size() == 5);
+        assertEquals(List.of("result-0", "result-1", "result-2", "result-3", "result-4"), values(producer.history()));
+        await(() -> consumer.paused().isEmpty());
+    }
+
+    @Test
+    void aRevocationPublishesTheRecordsInFlightBeforeThePartitionMoves() {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+
+        consumer.schedulePollTask(() -> consumer.rebalance(List.of()));
+        CompletableFuture.runAsync(() -> {
+            pause(Duration.ofMillis(300)); // the revocation callback is waiting for the forward by now
+            pipeline.complete(0);
+        });
+        await(() -> producer.history().size() == 1);
+        assertEquals(Map.of(P0, new OffsetAndMetadata(1)), lastCommittedOffsets());
+        assertEquals(List.of(Set.of(P0)), assignmentAtCommit, "committed inside the revocation, while still owned");
+        await(() -> consumer.assignment().isEmpty());
+    }
+
+    @Test
+    void stopFinishesTheRecordsInFlightCommitsThemAndClosesTheClients() throws Exception {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+
+        CompletableFuture<Void> stopped = CompletableFuture.runAsync(loop::stop);
+        pause(Duration.ofMillis(200));
+        pipeline.complete(0);
+        stopped.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        running.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+        assertEquals(List.of("result-0"), values(producer.history()));
+        assertEquals(Map.of(P0, new OffsetAndMetadata(1)), lastCommittedOffsets());
+        assertTrue(consumer.closed());
+        assertTrue(producer.closed());
+    }
+
+    @Test
+    void aFencedProducerEndsTheLoopWithoutCommitting() {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+
+        producer.fenceProducer();
+        pipeline.complete(0);
+
+        Throwable failure = running.handle((v, e) -> e).orTimeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).join();
+        assertInstanceOf(WorkerFencedException.class, failure.getCause());
+        assertEquals(List.of(), producer.history());
+        assertTrue(consumer.closed());
+        loop = null;
+    }
+
+    private void start(Duration drainTimeout) {
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(P0));
+            consumer.updateBeginningOffsets(Map.of(P0, 0L));
+        });
+        loop = new WorkerLoop(consumer, producer, pipeline, TOPIC, drainTimeout);
+        running = CompletableFuture.runAsync(loop);
+    }
+
+    private void deliver(TopicPartition tp, int... offsets) {
+        consumer.schedulePollTask(() -> {
+            for (int offset : offsets) {
+                consumer.addRecord(new ConsumerRecord<>(tp.topic(), tp.partition(), offset, null,
+                        ("request-" + offset).getBytes(StandardCharsets.UTF_8)));
+            }
+        });
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> lastCommittedOffsets() {
+        List<Map<String, Map<TopicPartition, OffsetAndMetadata>>> history = producer.consumerGroupOffsetsHistory();
+        return history.get(history.size() - 1).values().iterator().next();
+    }
+
+    private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+    }
+
+    private static void await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within " + WAIT);
+            }
+            pause(Duration.ofMillis(10));
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A pipeline whose records finish when the test says so, by offset. */
+    private static final class HandDrivenPipeline implements RecordPipeline {
+        private final int capacity;
+        private final Map<Long, CompletableFuture<Outcome>> byOffset = new ConcurrentHashMap<>();
+        private final Map<Long, ConsumerRecord<byte[], byte[]>> records = new ConcurrentHashMap<>();
+
+        HandDrivenPipeline(int capacity) {
+            this.capacity = capacity;
+        }
+
+        @Override
+        public CompletableFuture<Outcome> submit(ConsumerRecord<byte[], byte[]> record) {
+            records.put(record.offset(), record);
+            return byOffset.computeIfAbsent(record.offset(), o -> new CompletableFuture<>());
+        }
+
+        boolean submitted(long offset) {
+            return records.containsKey(offset);
+        }
+
+        void complete(long offset) {
+            byOffset.computeIfAbsent(offset, o -> new CompletableFuture<>()).complete(new Outcome("results", null,
+                    null, ("result-" + offset).getBytes(StandardCharsets.UTF_8), new RecordHeaders(), false));
+        }
+
+        void completeAll() {
+            records.keySet().forEach(this::complete);
+        }
+
+        @Override
+        public int capacity() {
+            return capacity;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,76 @@
+package io.sam3stream.reliability;
+
+import ai.djl.ndarray.NDManager;
+import com.sun.management.UnixOperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What this JVM holds at one moment, for leak checks: live heap (measured right after a full collection, so garbage
+ * does not count), live threads, open file descriptors, the NDArrays DJL still manages (every array of every
+ * manager under the engine's root manager) and the resident set size (which includes libtorch's allocator caches).
+ *
+ * @param heapBytes    heap in use after a full collection
+ * @param threads      live threads
+ * @param fileHandles  open file descriptors (sockets included)
+ * @param ndArrays     NDArrays DJL manages (native tensors not yet closed)
+ * @param residentBytes the process's resident set size
+ */
+record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArrays, long residentBytes) {
+
+    /** Collects garbage, then measures. */
+    static ResourceSnapshot take() {
+        long heap = heapAfterFullCollection();
+        return new ResourceSnapshot(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFiles(),
+                liveNdArrays(), residentSetSize());
+    }
+
+    /** Heap in use after full collections, the lowest of three (a collection can miss what a finalizer freed). */
+    static long heapAfterFullCollection() {
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            lowest = Math.min(lowest, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return lowest;
+    }
+
+    private static long openFiles() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof UnixOperatingSystemMXBean unix ? unix.getOpenFileDescriptorCount() : -1;
+    }
+
+    /** Arrays under DJL's root manager: a new base manager's parent is that root, and it counts its whole tree. */
+    private static int liveNdArrays() {
+        try (NDManager probe = NDManager.newBaseManager()) {
+            return probe.getParentManager().getManagedArrays().size();
+        }
+    }
+
+    private static long residentSetSize() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux: unknown
+        }
+        return -1;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("heap %.1f MiB, %d threads, %d file descriptors, %d NDArrays, RSS %.0f MiB",
+                heapBytes / 1048576.0, threads, fileHandles, ndArrays, residentBytes / 1048576.0);
+    }
+}
