@@ -97,21 +97,21 @@ public final class ForwardBenchmark {
             int variant = 0;
             for (ComputeOptions mode : modes) {
                 log.accept("warm-up forward, optimisations: " + mode.describe());
-                forward(engine, mode, ++variant, log);
+                timed(engine, mode, prepare(engine, ++variant, PROMPT), false, log, "warm-up");
                 forwards.put(mode, new ArrayList<>());
                 extra.put(mode, new ArrayList<>());
             }
             for (int pass = 1; pass <= options.passes(); pass++) {
                 for (ComputeOptions mode : modes) {
                     PreparedRequest image = prepare(engine, ++variant, PROMPT);
-                    forwards.get(mode).add(timed(engine, mode, image, log, "pass " + pass));
+                    forwards.get(mode).add(timed(engine, mode, image, false, log, "pass " + pass));
                     if (pass == options.passes()) {
                         // straight after the forward, while its image is the one the cache holds
                         for (int i = 0; i < options.extraPrompts(); i++) {
                             String prompt = EXTRA_PROMPTS.get(i) + (mode == modes.get(0) ? "" : " (control)");
                             PreparedRequest sameImage = engine.prepare(SegmentRequest.of(image.request().image(),
                                     prompt));
-                            extra.get(mode).add(timed(engine, mode, sameImage, log,
+                            extra.get(mode).add(timed(engine, mode, sameImage, true, log,
                                     "prompt " + (i + 2) + " on a cached image").seconds());
                         }
                     }
@@ -131,19 +131,21 @@ public final class ForwardBenchmark {
         return engine.prepare(SegmentRequest.of(SyntheticPicture.png(side, side, variant), prompt));
     }
 
-    private static void forward(Sam3Segmenter engine, ComputeOptions mode, int variant, Consumer<String> log) {
-        timed(engine, mode, prepare(engine, variant, PROMPT), log, "warm-up");
-    }
-
+    /**
+     * One {@code infer} under {@code mode}, timed per module.
+     *
+     * @param expectCached whether the request's image features must come from the cache (an extra prompt) or must
+     *                     not (a full forward); anything else means the benchmark is not measuring what it says
+     */
     private static Forward timed(Sam3Segmenter engine, ComputeOptions mode, PreparedRequest request,
-            Consumer<String> log, String label) {
+            boolean expectCached, Consumer<String> log, String label) {
         ProcessMemory.resetPeak();
         long start = System.nanoTime();
         long cpuStart = CpuClock.nanos();
         Map<String, Double> modules;
         try (ComputeOptions.Scope scope = mode.activate(); ModuleClock clock = ModuleClock.start()) {
             Inference inference = engine.infer(request);
-            if (inference.imageFeaturesCached() != label.startsWith("prompt")) {
+            if (inference.imageFeaturesCached() != expectCached) {
                 throw new IllegalStateException(label + ": image features were "
                         + (inference.imageFeaturesCached() ? "" : "not ") + "cached");
             }
