@@ -5,12 +5,16 @@ import io.sam3stream.config.Settings;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.Inference;
 import io.sam3stream.engine.ModelSource;
+import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
+import io.sam3stream.model.nn.ModuleClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -38,8 +42,10 @@ public final class PipelineBenchmark {
      * @param overlappedPerSecond requests per second through the overlapped stages
      * @param deviceBusy          fraction of the overlapped run's wall time spent in infer
      * @param sequentialPerSecond requests per second with the three stages run back to back on one thread
+     * @param inferMsPerModule    milliseconds per request of each model module in the sequential run
      */
-    public record Result(double overlappedPerSecond, double deviceBusy, double sequentialPerSecond) {}
+    public record Result(double overlappedPerSecond, double deviceBusy, double sequentialPerSecond,
+            Map<String, Double> inferMsPerModule) {}
 
     private PipelineBenchmark() {}
 
@@ -59,23 +65,34 @@ public final class PipelineBenchmark {
             }
             List<byte[]> warmup = pictures.subList(0, requests);
             List<byte[]> timed = pictures.subList(requests, 2 * requests);
-            sequential(engine, warmup);
-            double sequential = requests / sequential(engine, timed);
-            log.accept(String.format(Locale.ROOT, "one thread, stage after stage: %.1f requests/s", sequential));
+            sequential(engine, warmup, new LinkedHashMap<>());
+            Map<String, Double> moduleMs = new LinkedHashMap<>();
+            double sequential = requests / sequential(engine, timed, moduleMs);
+            moduleMs.replaceAll((module, ms) -> ms / requests);
+            log.accept(String.format(Locale.ROOT, "one thread, stage after stage: %.1f requests/s; per request, ms: %s",
+                    sequential, ForwardBenchmark.formatModules(moduleMs)));
             overlapped(engine, warmup, new AtomicLong());
             AtomicLong deviceNanos = new AtomicLong();
             double seconds = overlapped(engine, timed, deviceNanos);
             double busy = deviceNanos.get() / 1e9 / seconds;
             log.accept(String.format(Locale.ROOT, "overlapped (2 host threads, 1 device thread, %d in flight): %.1f"
                     + " requests/s, device busy %.0f %%", IN_FLIGHT, requests / seconds, 100 * busy));
-            return new Result(requests / seconds, busy, sequential);
+            return new Result(requests / seconds, busy, sequential, moduleMs);
         }
     }
 
-    private static double sequential(Sam3Segmenter engine, List<byte[]> pictures) {
+    /** Runs the requests stage after stage; adds each module's milliseconds to {@code moduleMs}. */
+    private static double sequential(Sam3Segmenter engine, List<byte[]> pictures, Map<String, Double> moduleMs) {
         long start = System.nanoTime();
-        for (byte[] png : pictures) {
-            engine.finish(engine.infer(engine.prepare(SegmentRequest.of(png, "a red car"))));
+        try (ModuleClock clock = ModuleClock.start()) {
+            for (byte[] png : pictures) {
+                PreparedRequest prepared = engine.prepare(SegmentRequest.of(png, "a red car"));
+                clock.resume();
+                Inference inference = engine.infer(prepared);
+                ModuleClock.lap("detections");
+                engine.finish(inference);
+            }
+            clock.seconds().forEach((module, s) -> moduleMs.merge(module, 1e3 * s, Double::sum));
         }
         return (System.nanoTime() - start) / 1e9;
     }

@@ -307,6 +307,8 @@ public final class BenchCommand implements Callable<Integer> {
                 "-");
         table.note("  same requests, stages back to back on one thread",
                 String.format(Locale.ROOT, "%.1f requests/s", r.sequentialPerSecond()), "-");
+        table.note("  infer per request, milliseconds by module", ForwardBenchmark.formatModules(r.inferMsPerModule()),
+                "-");
     }
 
     private static String seconds(double s) {
