@@ -65,14 +65,15 @@ public final class ForwardBenchmark {
     }
 
     /**
+     * @param dtype           how the linear layers' weights were held ({@code SAM3_DTYPE})
      * @param loadSeconds     weight generation and model construction
      * @param residentAfterLoad resident bytes once the model is built
      * @param loadPeakBytes   peak resident bytes up to the end of loading
      * @param optimized       the engine as it serves
      * @param control         every optimisation off, or null
      */
-    public record Result(double loadSeconds, long residentAfterLoad, long loadPeakBytes, ModeResult optimized,
-            ModeResult control) {}
+    public record Result(String dtype, double loadSeconds, long residentAfterLoad, long loadPeakBytes,
+            ModeResult optimized, ModeResult control) {}
 
     private ForwardBenchmark() {}
 
@@ -121,7 +122,8 @@ public final class ForwardBenchmark {
             for (ComputeOptions mode : modes) {
                 results.add(new ModeResult(mode, List.copyOf(forwards.get(mode)), List.copyOf(extra.get(mode))));
             }
-            return new Result(loadSeconds, resident, loadPeak, results.get(0),
+            return new Result(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"), loadSeconds, resident, loadPeak,
+                    results.get(0),
                     results.size() > 1 ? results.get(1) : null);
         }
     }

@@ -246,7 +246,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
         ForwardBenchmark.Forward opt = r.optimized().median();
-        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, fp32", seconds(opt.seconds()),
+        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + r.dtype() + " weights",
+                seconds(opt.seconds()),
                 "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
                 opt.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
         ForwardBenchmark.Forward control = r.control() == null ? null : r.control().median();
@@ -278,13 +279,14 @@ public final class BenchCommand implements Callable<Integer> {
                         controlExtra.get(i) / control.seconds(), Double.NaN));
             }
         }
-        table.note("resident after building the model (fp32 weights)", gigabytes(r.residentAfterLoad()),
+        table.note("resident after building the model (" + r.dtype() + " weights)", gigabytes(r.residentAfterLoad()),
                 "upstream 4.0 GB");
         table.note("peak resident while building the model", gigabytes(r.loadPeakBytes()), "-");
         long peak = r.optimized().peakBytes();
-        table.add(new ResultTable.Row("peak resident during a forward, fp32", gigabytes(peak),
-                "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + "; target 4.5 GB",
-                (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, 4.5e9 / UpstreamAnchor.PEAK_RSS_BYTES));
+        double target = r.dtype().equals("bf16") ? 2.5e9 : 4.5e9;
+        table.add(new ResultTable.Row("peak resident during a forward, " + r.dtype() + " weights", gigabytes(peak),
+                "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + " (fp32); target " + gigabytes((long) target),
+                (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, target / UpstreamAnchor.PEAK_RSS_BYTES));
         if (control != null) {
             table.note("peak resident during a forward, control", gigabytes(r.control().peakBytes()), "-");
         }
