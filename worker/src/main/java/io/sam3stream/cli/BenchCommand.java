@@ -42,7 +42,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--threads", defaultValue = "2",
+            description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
     private int threads;
 
     @Option(names = "--passes", defaultValue = "1",
