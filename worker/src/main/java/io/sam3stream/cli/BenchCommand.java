@@ -5,6 +5,7 @@ import io.sam3stream.bench.ForwardBenchmark;
 import io.sam3stream.bench.ImagingBenchmark;
 import io.sam3stream.bench.MachineInfo;
 import io.sam3stream.bench.PipelineBenchmark;
+import io.sam3stream.bench.PrecisionBenchmark;
 import io.sam3stream.bench.ProcessMemory;
 import io.sam3stream.bench.ResultTable;
 import io.sam3stream.bench.UpstreamAnchor;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
         description = {"Measures the engine against upstream's figures and against a control run in the same"
                 + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
         subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
-            BenchCommand.Blocks.class})
+            BenchCommand.Blocks.class, BenchCommand.Precision.class})
 public final class BenchCommand implements Callable<Integer> {
 
     /** The tiny golden checkpoint, where it lies in a source checkout. */
@@ -178,6 +179,38 @@ public final class BenchCommand implements Callable<Integer> {
                         "control " + seconds(control.trunkCpuSeconds()),
                         step.trunkCpuSeconds() / control.trunkCpuSeconds(), Double.NaN));
             }
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench precision}. */
+    @Command(name = "precision", mixinStandardHelpOptions = true,
+            description = {"The ViT's largest matrix product in float32, in bfloat16, and with a bfloat16-held weight"
+                    + " widened to float32 (SAM3_DTYPE=bf16)."})
+    static final class Precision implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Timed runs of each form.")
+        private int runs;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            PrecisionBenchmark.Result r = PrecisionBenchmark.run(runs, progress(out));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 operands", millis(r.bf16Ms()),
+                    "float32 " + millis(r.fp32Ms()), r.bf16Ms() / r.fp32Ms(), Double.NaN));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 operands, CPU time", millis(r.bf16CpuMs()),
+                    "float32 " + millis(r.fp32CpuMs()), r.bf16CpuMs() / r.fp32CpuMs(), Double.NaN));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 weight widened to float32, CPU time",
+                    millis(r.bf16WeightCpuMs()), "float32 " + millis(r.fp32CpuMs()),
+                    r.bf16WeightCpuMs() / r.fp32CpuMs(), Double.NaN));
             finish(out, table);
             return 0;
         }
