@@ -198,6 +198,14 @@ public final class FacadeServer implements AutoCloseable {
         return server.port();
     }
 
+    /**
+     * Whether {@code POST /predict} can be served now, as {@code /health} reports it: a READY worker with a fresh
+     * heartbeat is known and a reply partition is read. {@link #start()} returns before that, once the port is open.
+     */
+    public boolean serving() {
+        return workers.anyReady() && !replyPartitions.owned().isEmpty();
+    }
+
     /** The facade's meters (tests and the dev stack read them). */
     public FacadeMetrics metrics() {
         return metrics;
