@@ -189,6 +189,23 @@ public final class FacadeServer implements AutoCloseable {
         });
     }
 
+    /**
+     * Waits until this instance reads at least one reply partition, the moment from which {@code /predict} can be
+     * answered (before that it answers 503).
+     *
+     * @return false if that did not happen within {@code timeout}
+     */
+    public boolean awaitReplyPartitions(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (replyPartitions.owned().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
     /** The HTTP port actually bound (useful with port 0). */
     public int port() {
         Javalin server = http;
@@ -196,14 +213,6 @@ public final class FacadeServer implements AutoCloseable {
             throw new IllegalStateException("not serving");
         }
         return server.port();
-    }
-
-    /**
-     * Whether {@code POST /predict} can be served now, as {@code /health} reports it: a READY worker with a fresh
-     * heartbeat is known and a reply partition is read. {@link #start()} returns before that, once the port is open.
-     */
-    public boolean serving() {
-        return workers.anyReady() && !replyPartitions.owned().isEmpty();
     }
 
     /** The facade's meters (tests and the dev stack read them). */

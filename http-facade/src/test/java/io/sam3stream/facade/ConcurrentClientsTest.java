@@ -75,7 +75,6 @@ class ConcurrentClientsTest {
             }
             assertEquals(CLIENTS, requestIds.size());
             assertEquals(CLIENTS, a.received().size() + b.received().size(), "each request was served once");
-            assertTrue(!a.received().isEmpty() && !b.received().isEmpty(), "both workers served");
         }
     }
 

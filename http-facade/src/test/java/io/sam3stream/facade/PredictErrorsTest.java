@@ -115,7 +115,7 @@ class PredictErrorsTest {
                 bad(400, "more than SAM3_MAX_PROMPTS=2", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"a\", \"b\", \"c\"]}"),
                 bad(400, "prompts[1]: empty prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"cat\", \"  \"]}"),
                 bad(400, "prompts[0]: empty prompt", "{\"image\": \"" + IMAGE + "\", \"prompts\": [{\"text\": \"\"}]}"),
-                bad(422, "longer than 1000 characters", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\""
+                bad(422, "at most 1000 are allowed", "{\"image\": \"" + IMAGE + "\", \"prompts\": [\""
                         + "cat".repeat(400) + "\"]}"));
     }
 

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "SAM3 segmentation: engine, Kafka worker and tools.",
         subcommands = {CommandLine.HelpCommand.class, TokenizeCommand.class, ParityCommand.class, SmokeCommand.class, DevCommand.class,
-            WorkerCommand.class, PredictCommand.class})
+            WorkerCommand.class, PredictCommand.class,
+            BenchCommand.class})
 public final class Sam3Command implements Runnable {
 
     @CommandLine.Spec

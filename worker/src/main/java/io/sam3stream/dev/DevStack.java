@@ -37,9 +37,6 @@ public final class DevStack implements AutoCloseable {
     public record Options(String host, Path dataDir, int kafkaPort, int registryPort, String kafka,
             String schemaRegistry) {}
 
-    /** The facade reads heartbeats from the topic's start and leases a partition in one group round: seconds. */
-    private static final Duration SERVING_TIMEOUT = Duration.ofSeconds(60);
-
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private Settings settings;
     private WorkerService worker;
@@ -48,7 +45,7 @@ public final class DevStack implements AutoCloseable {
     private DevStack() {}
 
     /**
-     * Starts everything and returns once the worker is READY and the facade serves {@code POST /predict}.
+     * Starts everything and returns once the worker is READY and the facade listens.
      *
      * @param settings the configuration; Kafka and registry addresses are replaced by the embedded ones
      * @param model    the weights the worker loads
@@ -94,21 +91,8 @@ public final class DevStack implements AutoCloseable {
         worker.ready().join();
         facade = new FacadeServer(FacadeConfig.from(configured, options.host())).start();
         started.push(facade);
-        awaitServing();
-    }
-
-    /**
-     * The facade's port opens before it has read the worker's heartbeat and leased a reply partition; whoever is
-     * told the stack has started (the ready line tt-model-manager waits for) must find {@code /predict} served.
-     */
-    private void awaitServing() throws InterruptedException {
-        long deadline = System.nanoTime() + SERVING_TIMEOUT.toNanos();
-        while (!facade.serving()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the facade saw no READY worker or no reply partition within "
-                        + SERVING_TIMEOUT);
-            }
-            Thread.sleep(50);
+        if (!facade.awaitReplyPartitions(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("the facade was given no reply partition within 60 s");
         }
     }
 

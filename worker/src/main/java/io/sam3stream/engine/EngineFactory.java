@@ -9,6 +9,7 @@ import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.neck.NeckLevels;
+import io.sam3stream.model.nn.WeightPrecision;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.ClipTokenizer;
 import io.sam3stream.weights.WeightSource;
@@ -60,16 +61,17 @@ public final class EngineFactory {
             throw new IllegalStateException("SAM3_BACKEND=tt needs SAM3_NATIVE_LIB to name the ttnn build of the"
                     + " native library (see native/README.md)");
         }
-        progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
+        WeightPrecision precision = WeightPrecision.of(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
+        progress.accept("Loading checkpoint " + source.checkpoint() + " (" + precision + " weights) ...");
         try (WeightSource weights = source.weights()) {
             if (backend.equals("cpu")) {
                 progress.accept("Opening device cpu ...");
-                return Sam3Model.load(weights, source.config(), levels);
+                return Sam3Model.load(weights, source.config(), levels, precision);
             }
             progress.accept("Opening device " + backend + " ...");
             NativeIslands islands = NativeIslands.open(DeviceSettings.options(settings), source.config(), weights);
             try {
-                return Sam3Model.load(weights, source.config(), levels, NativeIslandModules.of(islands));
+                return Sam3Model.load(weights, source.config(), levels, precision, NativeIslandModules.of(islands));
             } catch (RuntimeException e) {
                 islands.close();
                 throw e;
@@ -81,7 +83,7 @@ public final class EngineFactory {
      * Sets libtorch's intra-op threads from {@code SAM3_NUM_THREADS} (0 = every core this process may use) before
      * the engine starts; inter-op parallelism is off because one forward runs at a time.
      */
-    static int configureThreads(Settings settings) {
+    public static int configureThreads(Settings settings) {
         int threads = settings.getInt(Knob.SAM3_NUM_THREADS, 0, 4096);
         if (threads == 0) {
             threads = Runtime.getRuntime().availableProcessors();

@@ -11,8 +11,10 @@ import io.sam3stream.model.heads.GroundingInputs;
 import io.sam3stream.model.heads.GroundingOutput;
 import io.sam3stream.model.neck.ImageFeatures;
 import io.sam3stream.model.neck.NeckLevels;
+import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
+import io.sam3stream.model.nn.WeightPrecision;
 import io.sam3stream.model.prompt.GeometryEncoding;
 import io.sam3stream.model.prompt.GeometryPrompt;
 import io.sam3stream.model.prompt.PromptSequence;
@@ -77,19 +79,31 @@ public final class Sam3Model implements AutoCloseable {
      *               reproduce every upstream stage
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels) {
-        return load(source, config, levels, null);
+        return load(source, config, levels, WeightPrecision.FP32, null);
+    }
+
+    /**
+     * Builds the model from canonical-named weights, the matrices of its linear layers held in {@code precision}.
+     *
+     * @see #load(WeightSource, Sam3Config, NeckLevels)
+     */
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
+            WeightPrecision precision) {
+        return load(source, config, levels, precision, null);
     }
 
     /**
      * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
      * weights are not loaded here.
      *
-     * @param islands the islands, or null to run them in DJL like everything else
+     * @param precision how the linear layers' matrices are held in DJL
+     * @param islands   the islands, or null to run them in DJL like everything else
      */
-    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels, Islands islands) {
+    public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
+            WeightPrecision precision, Islands islands) {
         NDManager manager = NDManager.newBaseManager();
         try {
-            Params root = Params.root(source, manager);
+            Params root = Params.root(source, manager, precision);
             return new Sam3Model(config, manager,
                     islands == null ? ImageEncoder.load(root, config, levels)
                             : ImageEncoder.load(root, config, levels, islands.backbone()),
@@ -123,7 +137,9 @@ public final class Sam3Model implements AutoCloseable {
      * @param ids (B, context) int64 token ids; the encoding is allocated in their manager
      */
     public TextEncoding encodeText(NDArray ids, StageSink sink) {
-        return textEncoder.encode(ids, sink);
+        TextEncoding encoding = textEncoder.encode(ids, sink);
+        ModuleClock.lap("text_encoder");
+        return encoding;
     }
 
     /**
@@ -137,13 +153,19 @@ public final class Sam3Model implements AutoCloseable {
     public GroundingOutput ground(ImageFeatures image, TextEncoding text, List<GeometryPrompt> geometry,
             StageSink sink) {
         try (ImageTokens tokens = ImageTokens.flatten(image.visionFeatures(), image.visionPos());
-                GeometryEncoding geo = geometryEncoder.encode(geometry, tokens, sink);
+                GeometryEncoding geo = timed("geometry_encoder", geometryEncoder.encode(geometry, tokens, sink));
                 PromptSequence prompt = PromptSequence.assemble(text, geo, sink);
-                NDArray memory = fusionEncoder.encode(tokens, prompt.features(), prompt.mask(), sink)) {
+                NDArray memory = timed("fusion_encoder",
+                        fusionEncoder.encode(tokens, prompt.features(), prompt.mask(), sink))) {
             List<NDArray> finer = List.of(image.fpn().get(0), image.fpn().get(1));
             return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
                     sink);
         }
+    }
+
+    private static <T> T timed(String module, T result) {
+        ModuleClock.lap(module);
+        return result;
     }
 
     /** Which implementation and device run the ViT trunk and the fusion encoder, as of now. */

@@ -112,8 +112,8 @@ public final class PredictRequestParser {
                 throw ApiException.badRequest("prompts[" + i + "]: empty prompt");
             }
             if (prompts.get(i).getText().length() > RequestBounds.MAX_PROMPT_CHARS) {
-                throw ApiException.unprocessable("prompts[" + i + "]: longer than "
-                        + RequestBounds.MAX_PROMPT_CHARS + " characters");
+                throw ApiException.unprocessable("prompts[" + i + "]: " + prompts.get(i).getText().length()
+                        + " characters; at most " + RequestBounds.MAX_PROMPT_CHARS + " are allowed");
             }
         }
     }

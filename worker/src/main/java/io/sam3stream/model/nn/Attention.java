@@ -4,10 +4,12 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
 
 /**
- * Scaled dot-product attention, softmax(q·kᵀ/√d + bias)·v, computed in query chunks so that the logits of a
- * 5184-token global attention (16 × 5184² floats = 1.7 GB) are never materialised at once.
+ * Scaled dot-product attention, softmax(q·kᵀ/√d + bias)·v: libtorch's fused kernel when
+ * {@link ComputeOptions#fusedAttention} is on, else op by op in query chunks so that the logits of a 5184-token
+ * global attention (16 × 5184² floats = 1.7 GB) are never materialised at once.
  */
 public final class Attention {
 
@@ -24,6 +26,9 @@ public final class Attention {
      * @return (B, H, Lq, Dv)
      */
     public static NDArray scaledDotProduct(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        if (ComputeOptions.current().fusedAttention()) {
+            return fused(q, k, v, bias);
+        }
         long[] qs = q.getShape().getShape();
         // q and k may broadcast over the batch (one image's tokens against several prompts): the logits take
         // the larger of the two batches
@@ -56,6 +61,27 @@ public final class Attention {
         parts.close();
         kt.close();
         return out;
+    }
+
+    /**
+     * The fused kernel needs q, k and v of one batch size (libtorch otherwise falls back to its unfused form): the
+     * side with batch 1 is expanded, which is a view.
+     */
+    private static NDArray fused(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        long qBatch = q.getShape().get(0);
+        long kBatch = k.getShape().get(0);
+        if (qBatch == kBatch) {
+            return FusedOps.attention(q, k, v, bias);
+        }
+        return Scopes.keep(() -> qBatch == 1
+                ? FusedOps.attention(expandBatch(q, kBatch), k, v, bias)
+                : FusedOps.attention(q, expandBatch(k, qBatch), expandBatch(v, qBatch), bias));
+    }
+
+    private static NDArray expandBatch(NDArray x, long batch) {
+        long[] shape = x.getShape().getShape().clone();
+        shape[0] = batch;
+        return x.broadcast(new Shape(shape));
     }
 
     private static NDArray attend(NDArray q, NDArray kt, NDArray v, NDArray bias, float scale) {

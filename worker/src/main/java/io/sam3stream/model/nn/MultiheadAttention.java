@@ -23,18 +23,26 @@ public final class MultiheadAttention {
         this.heads = heads;
     }
 
-    /** Loads {@code name.in_proj_weight}, {@code name.in_proj_bias} and {@code name.out_proj.*}. */
+    /**
+     * Loads {@code name.in_proj_weight}, {@code name.in_proj_bias} and {@code name.out_proj.*}; the projection
+     * matrices are held in the tree's precision.
+     */
     public static MultiheadAttention load(Params p, String name, int heads) {
         Params sub = p.sub(name);
+        WeightPrecision precision = p.precision();
         NDArray w = sub.get("in_proj_weight");
         NDArray b = sub.get("in_proj_bias");
         long e = w.getShape().get(0) / 3;
-        // The q/k/v rows are views; w and b must stay open: an array created from a buffer only borrows that
-        // buffer's memory, so closing it would free the data its views still read.
+        // The q/k/v rows are views; w and b must stay open while they are read: an array created from a buffer
+        // only borrows that buffer's memory, so closing it would free the data its views still read. Narrowed
+        // rows are copies, after which the float32 matrix is no longer needed.
         Linear[] qkv = new Linear[3];
         for (int i = 0; i < 3; i++) {
             NDIndex rows = new NDIndex("{}:{}", i * e, (i + 1) * e);
-            qkv[i] = new Linear(w.get(rows), b.get(rows));
+            qkv[i] = new Linear(precision.store(w.get(rows)), b.get(rows), precision);
+        }
+        if (precision != WeightPrecision.FP32) {
+            w.close();
         }
         return new MultiheadAttention(qkv[0], qkv[1], qkv[2], Linear.load(sub, "out_proj"), heads);
     }

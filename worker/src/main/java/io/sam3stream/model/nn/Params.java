@@ -20,21 +20,33 @@ public final class Params {
     private final WeightSource source;
     private final NDManager manager;
     private final String prefix;
+    private final WeightPrecision precision;
 
-    private Params(WeightSource source, NDManager manager, String prefix) {
+    private Params(WeightSource source, NDManager manager, String prefix, WeightPrecision precision) {
         this.source = source;
         this.manager = manager;
         this.prefix = prefix;
+        this.precision = precision;
     }
 
-    /** The root of a checkpoint's canonical names. */
+    /** The root of a checkpoint's canonical names, every matrix kept float32. */
     public static Params root(WeightSource source, NDManager manager) {
-        return new Params(source, manager, "");
+        return root(source, manager, WeightPrecision.FP32);
+    }
+
+    /** The root of a checkpoint's canonical names; {@link Linear} layers hold their matrices in {@code precision}. */
+    public static Params root(WeightSource source, NDManager manager, WeightPrecision precision) {
+        return new Params(source, manager, "", precision);
     }
 
     /** The subtree under {@code name} (dot-separated). */
     public Params sub(String name) {
-        return new Params(source, manager, qualify(name) + ".");
+        return new Params(source, manager, qualify(name) + ".", precision);
+    }
+
+    /** How {@link Linear} layers loaded from this tree hold their matrices. */
+    public WeightPrecision precision() {
+        return precision;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.sam3stream.model.text;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.nn.Activation;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.MultiheadAttention;
@@ -51,10 +50,8 @@ final class ResidualAttentionBlock {
         attended.close();
 
         NDArray mlpIn = ln2.forward(out);
-        NDArray hidden = fc.forward(mlpIn);
+        NDArray activated = fc.forwardGelu(mlpIn);
         mlpIn.close();
-        NDArray activated = Activation.gelu(hidden);
-        hidden.close();
         NDArray mlpOut = proj.forward(activated);
         activated.close();
         out.addi(mlpOut);

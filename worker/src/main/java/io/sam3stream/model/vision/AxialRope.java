@@ -3,6 +3,7 @@ package io.sam3stream.model.vision;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Scopes;
 
 /**
@@ -26,10 +27,13 @@ public final class AxialRope {
     private final NDArray cos;
     /** sin of every angle, (tokens, headDim/2). */
     private final NDArray sin;
+    /** cos + i·sin, (tokens, 1, 1, headDim/2) complex, for {@link #rotateQk}. */
+    private final NDArray complex;
 
-    private AxialRope(NDArray cos, NDArray sin) {
+    private AxialRope(NDArray cos, NDArray sin, NDArray complex) {
         this.cos = cos;
         this.sin = sin;
+        this.complex = complex;
     }
 
     /**
@@ -49,7 +53,9 @@ public final class AxialRope {
             sin[i] = (float) Math.sin(angles[i]);
         }
         Shape shape = new Shape((long) side * side, headDim / 2);
-        return new AxialRope(manager.create(cos, shape), manager.create(sin, shape));
+        NDArray cosTable = manager.create(cos, shape);
+        NDArray sinTable = manager.create(sin, shape);
+        return new AxialRope(cosTable, sinTable, FusedOps.rotaryTable(cosTable, sinTable));
     }
 
     /**
@@ -79,6 +85,23 @@ public final class AxialRope {
             }
         }
         return angles;
+    }
+
+    /**
+     * Rotates the queries and keys of a packed projection together, as one complex multiply.
+     *
+     * @param qkv   (N, tokens, 3C) the attention's packed projection [q | k | v], contiguous
+     * @param heads heads per token; C / heads must equal the table's head dim
+     * @return (N, tokens, 2, heads, headDim): rotated q at index 0 of axis 2, rotated k at index 1
+     */
+    public NDArray rotateQk(NDArray qkv, int heads) {
+        Shape shape = qkv.getShape();
+        if (shape.dimension() != 3 || shape.get(1) != cos.getShape().get(0)
+                || shape.get(2) != 3L * heads * 2 * cos.getShape().get(1)) {
+            throw new IllegalArgumentException("RoPE table is " + cos.getShape() + " pairs but packed qkv is " + shape
+                    + " with " + heads + " heads");
+        }
+        return FusedOps.rotateQk(qkv, complex, heads);
     }
 
     /**

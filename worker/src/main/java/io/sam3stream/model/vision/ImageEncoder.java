@@ -5,6 +5,7 @@ import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.neck.ImageFeatures;
 import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.neck.VitDetNeck;
+import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
 
@@ -45,6 +46,10 @@ public final class ImageEncoder {
      * @return the features, allocated in the image's manager; the caller closes them
      */
     public ImageFeatures encode(NDArray image, StageSink sink) {
-        return neck.forward(trunk.forward(image, sink), sink);
+        NDArray trunkOut = trunk.forward(image, sink);
+        ModuleClock.lap("vit_trunk");
+        ImageFeatures features = neck.forward(trunkOut, sink);
+        ModuleClock.lap("neck");
+        return features;
     }
 }

@@ -3,8 +3,10 @@ package io.sam3stream.model.vision;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import io.sam3stream.model.config.VitConfig;
+import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +68,75 @@ public final class VisionTrunk implements Backbone {
                 List.copyOf(blocks));
     }
 
+    /** Each block takes and returns the (B, G, G, C) map; windowed blocks cut it into windows and back. */
+    private NDArray runBlockByBlock(NDArray input, StageSink sink) {
+        NDArray x = input;
+        for (int i = 0; i < blocks.size(); i++) {
+            NDArray next = blocks.get(i).forward(x);
+            x.close();
+            x = next;
+            sink.record("vit.block" + i, x);
+        }
+        return x;
+    }
+
+    /**
+     * The map is cut into windows once before each run of consecutive windowed blocks and stitched back once after
+     * it (before a global block, or at the end), instead of in every block.
+     */
+    private NDArray runInWindowOrder(NDArray input, StageSink sink) {
+        long[] map = input.getShape().getShape();
+        int window = config.windowSize();
+        long windowTokens = (long) window * window;
+        NDArray x = input;
+        boolean windowed = false;
+        for (int i = 0; i < blocks.size(); i++) {
+            VitBlock block = blocks.get(i);
+            NDArray next;
+            if (block.window() > 0) {
+                if (!windowed) {
+                    NDArray windows = WindowPartition.partition(x, window);
+                    x.close();
+                    x = windows.reshape(-1, windowTokens, map[3]);
+                    windows.close();
+                    windowed = true;
+                }
+                next = block.forwardSequences(x);
+            } else {
+                if (windowed) {
+                    NDArray stitched = stitch(x, window, map);
+                    x.close();
+                    x = stitched;
+                    windowed = false;
+                }
+                next = block.forward(x);
+            }
+            x.close();
+            x = next;
+            if (sink.active()) {
+                if (windowed) {
+                    try (NDArray stitched = stitch(x, window, map)) {
+                        sink.record("vit.block" + i, stitched);
+                    }
+                } else {
+                    sink.record("vit.block" + i, x);
+                }
+            }
+        }
+        if (windowed) {
+            NDArray stitched = stitch(x, window, map);
+            x.close();
+            x = stitched;
+        }
+        return x;
+    }
+
+    /** (B · windows, window², C) back to the (B, G, G, C) map. */
+    private static NDArray stitch(NDArray windows, int window, long[] map) {
+        return Scopes.keep(() -> WindowPartition.unpartition(
+                windows.reshape(-1, window, window, map[3]), window, map[1], map[2]));
+    }
+
     /**
      * @param image (B, 3, R, R) preprocessed pixels, R = img_size
      * @param sink  receives the trunk's stages
@@ -86,12 +157,7 @@ public final class VisionTrunk implements Backbone {
         NDArray x = lnPre.forward(positioned);
         positioned.close();
         sink.record("vit.ln_pre", x);
-        for (int i = 0; i < blocks.size(); i++) {
-            NDArray next = blocks.get(i).forward(x);
-            x.close();
-            x = next;
-            sink.record("vit.block" + i, x);
-        }
+        x = ComputeOptions.current().windowLayoutReuse() ? runInWindowOrder(x, sink) : runBlockByBlock(x, sink);
         NDArray out = x.transpose(0, 3, 1, 2);
         x.close();
         sink.record("vit.out", out);

@@ -2,6 +2,7 @@ package io.sam3stream.model.vision;
 
 import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.nn.Attention;
+import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
@@ -32,7 +33,7 @@ public final class VitAttention {
 
     /**
      * @param x (N, L, C): N independent sequences (windows, or whole images) of L row-major tokens
-     * @return (N, L, C)
+     * @return (N, L, C), to be read only (see {@link Linear#forwardReadOnly})
      */
     public NDArray forward(NDArray x) {
         long[] s = x.getShape().getShape();
@@ -40,11 +41,21 @@ public final class VitAttention {
         long tokens = s[1];
         long dim = s[2];
         return Scopes.keep(() -> {
-            NDArray packed = qkv.forward(x).reshape(n, tokens, 3, heads, dim / heads).transpose(2, 0, 3, 1, 4);
-            NDArray q = rope.apply(packed.get(0));
-            NDArray k = rope.apply(packed.get(1));
+            NDArray projected = qkv.forwardReadOnly(x);
+            // (3, N, heads, tokens, headDim) views of the projection
+            NDArray packed = projected.reshape(n, tokens, 3, heads, dim / heads).transpose(2, 0, 3, 1, 4);
+            NDArray q;
+            NDArray k;
+            if (ComputeOptions.current().fusedRope()) {
+                NDArray rotated = rope.rotateQk(projected, heads).transpose(2, 0, 3, 1, 4);
+                q = rotated.get(0);
+                k = rotated.get(1);
+            } else {
+                q = rope.apply(packed.get(0));
+                k = rope.apply(packed.get(1));
+            }
             NDArray attended = Attention.scaledDotProduct(q, k, packed.get(2), null);
-            return proj.forward(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
+            return proj.forwardReadOnly(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
         });
     }
 }

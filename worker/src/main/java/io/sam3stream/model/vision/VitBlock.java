@@ -44,19 +44,40 @@ public final class VitBlock {
      */
     public NDArray forward(NDArray x) {
         long[] s = x.getShape().getShape();
+        if (window == 0) {
+            return Scopes.keep(() -> forwardSequences(x.reshape(s[0], s[1] * s[2], s[3])).reshape(s));
+        }
         return Scopes.keep(() -> {
             NDArray normed = norm1.forward(x);
-            NDArray attended;
-            if (window > 0) {
-                NDArray windows = WindowPartition.partition(normed, window);
-                long count = windows.getShape().get(0);
-                NDArray out = attn.forward(windows.reshape(count, (long) window * window, s[3]));
-                attended = WindowPartition.unpartition(out.reshape(count, window, window, s[3]), window, s[1], s[2]);
-            } else {
-                attended = attn.forward(normed.reshape(s[0], s[1] * s[2], s[3])).reshape(s);
-            }
+            NDArray windows = WindowPartition.partition(normed, window);
+            long count = windows.getShape().get(0);
+            NDArray out = attn.forward(windows.reshape(count, (long) window * window, s[3]));
+            NDArray attended = WindowPartition.unpartition(out.reshape(count, window, window, s[3]), window, s[1],
+                    s[2]);
             NDArray residual = x.add(attended);
-            return residual.add(mlp.forward(norm2.forward(residual)));
+            residual.addi(mlp.forward(norm2.forward(residual)));
+            return residual;
         });
+    }
+
+    /**
+     * The block on tokens already grouped into the sequences its attention runs over: the windows of a windowed
+     * block (as {@link WindowPartition} cuts them) or whole maps of a global block. Everything but the attention
+     * acts on each token alone, so a run of windowed blocks can stay in window order from one block to the next.
+     *
+     * @param x (N, L, C): N sequences of L tokens, L = window² for a windowed block
+     * @return (N, L, C), a new array
+     */
+    public NDArray forwardSequences(NDArray x) {
+        return Scopes.keep(() -> {
+            NDArray residual = x.add(attn.forward(norm1.forward(x)));
+            residual.addi(mlp.forward(norm2.forward(residual)));
+            return residual;
+        });
+    }
+
+    /** Window side in tokens, or 0 for a global block. */
+    public int window() {
+        return window;
     }
 }

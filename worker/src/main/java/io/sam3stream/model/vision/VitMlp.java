@@ -1,7 +1,6 @@
 package io.sam3stream.model.vision;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.nn.Activation;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
 
@@ -16,12 +15,13 @@ public record VitMlp(Linear fc1, Linear fc2) {
         return new VitMlp(Linear.load(block, "mlp.fc1"), Linear.load(block, "mlp.fc2"));
     }
 
-    /** (..., C) → (..., C); the hidden activation is freed as soon as it is consumed. */
+    /**
+     * (..., C) → (..., C); the hidden activation is freed as soon as it is consumed. The result must only be read
+     * (see {@link Linear#forwardReadOnly}).
+     */
     public NDArray forward(NDArray x) {
-        NDArray hidden = fc1.forward(x);
-        NDArray activated = Activation.gelu(hidden);
-        hidden.close();
-        NDArray out = fc2.forward(activated);
+        NDArray activated = fc1.forwardGelu(x);
+        NDArray out = fc2.forwardReadOnly(activated);
         activated.close();
         return out;
     }

@@ -71,6 +71,30 @@ class AxialRopeTest {
     }
 
     @Test
+    void rotatingThePackedProjectionEqualsRotatingQueriesAndKeysApart() {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            int heads = 2;
+            int headDim = 8;
+            AxialRope rope = AxialRope.create(manager, 3, headDim, 0.5f);
+            // (N = 2 sequences, 9 tokens, [q | k | v] of 2 heads x 8 channels)
+            NDArray qkv = manager.randomNormal(new Shape(2, 9, 3 * heads * headDim));
+            NDArray packed = qkv.reshape(2, 9, 3, heads, headDim).transpose(2, 0, 3, 1, 4);
+            NDArray rotated = rope.rotateQk(qkv, heads).transpose(2, 0, 3, 1, 4);
+            assertArrayEquals(rope.apply(packed.get(0)).toFloatArray(), rotated.get(0).toFloatArray(), 1e-6f);
+            assertArrayEquals(rope.apply(packed.get(1)).toFloatArray(), rotated.get(1).toFloatArray(), 1e-6f);
+        }
+    }
+
+    @Test
+    void refusesAPackedProjectionOfAnotherTokenCount() {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            AxialRope rope = AxialRope.create(manager, 2, 4, 1f);
+            NDArray nineTokens = manager.zeros(new Shape(1, 9, 3 * 4));
+            assertThrows(IllegalArgumentException.class, () -> rope.rotateQk(nineTokens, 1));
+        }
+    }
+
+    @Test
     void refusesHeadDimsThatAreNotMultiplesOfFour() {
         assertThrows(IllegalArgumentException.class, () -> AxialRope.angles(2, 6, 1f));
     }

@@ -1,0 +1,57 @@
+package io.sam3stream.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a measurement ran on: CPU model and the vector extensions that matter to libtorch's kernels, the cores this
+ * process may use, and the load average (other work on a shared machine slows every figure, which is why each
+ * comparison is measured side by side in one run).
+ */
+public final class MachineInfo {
+
+    private MachineInfo() {}
+
+    /** One line: model, cores, AVX2 / AVX-512 / AVX512-BF16 presence, memory, load average. */
+    public static String describe() {
+        List<String> cpu = lines("/proc/cpuinfo");
+        String model = field(cpu, "model name");
+        String flags = " " + field(cpu, "flags") + " ";
+        return String.format(Locale.ROOT, "%s, %d cores for this process, avx2 %s, avx512f %s, avx512_bf16 %s,"
+                        + " memory %s, load average %s", model, Runtime.getRuntime().availableProcessors(),
+                yesNo(flags.contains(" avx2 ")), yesNo(flags.contains(" avx512f ")),
+                yesNo(flags.contains(" avx512_bf16 ")), field(lines("/proc/meminfo"), "MemTotal"), loadAverage());
+    }
+
+    /** The 1-, 5- and 15-minute load averages. */
+    public static String loadAverage() {
+        List<String> load = lines("/proc/loadavg");
+        if (load.isEmpty()) {
+            return "?";
+        }
+        String[] parts = load.get(0).split(" ");
+        return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : "?";
+    }
+
+    private static String yesNo(boolean present) {
+        return present ? "yes" : "no";
+    }
+
+    private static String field(List<String> lines, String key) {
+        return lines.stream()
+                .filter(l -> l.startsWith(key))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .findFirst().orElse("?");
+    }
+
+    private static List<String> lines(String file) {
+        try {
+            return Files.readAllLines(Path.of(file));
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}

@@ -1,0 +1,327 @@
+package io.sam3stream.cli;
+
+import io.sam3stream.bench.BlockBenchmark;
+import io.sam3stream.bench.ForwardBenchmark;
+import io.sam3stream.bench.ImagingBenchmark;
+import io.sam3stream.bench.MachineInfo;
+import io.sam3stream.bench.PipelineBenchmark;
+import io.sam3stream.bench.PrecisionBenchmark;
+import io.sam3stream.bench.ProcessMemory;
+import io.sam3stream.bench.ResultTable;
+import io.sam3stream.bench.UpstreamAnchor;
+import io.sam3stream.config.Knob;
+import io.sam3stream.config.Settings;
+import io.sam3stream.engine.EngineFactory;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sam3 bench}: the end-to-end measurements of {@code docs/PERFORMANCE.md}, each printed beside its reference
+ * as a ratio. Without a subcommand it runs them all (the full-size forward takes several minutes) and prints one
+ * table; each subcommand runs one part.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Measures the engine against upstream's figures and against a control run in the same"
+                + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
+        subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
+            BenchCommand.Blocks.class, BenchCommand.Precision.class})
+public final class BenchCommand implements Callable<Integer> {
+
+    /** The tiny golden checkpoint, where it lies in a source checkout. */
+    static final Path TINY_CHECKPOINT = Path.of("worker/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--passes", defaultValue = "1",
+            description = "Timed full-size forwards per mode (default: ${DEFAULT-VALUE}).")
+    private int passes;
+
+    @Option(names = "--no-control", description = "Skip the control (every optimisation off) of the forward.")
+    private boolean noControl;
+
+    @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+            description = "Small checkpoint for the pipeline throughput (default: the tiny golden one of a source"
+                    + " checkout).")
+    private Path checkpoint;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Consumer<String> log = progress(out);
+        ResultTable table = new ResultTable();
+        start(out, threads);
+        forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3), log));
+        imagingRows(table, ImagingBenchmark.run(10, 15, log));
+        pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, 200, log));
+        finish(out, table);
+        return 0;
+    }
+
+    /** {@code sam3 bench forward}. */
+    @Command(name = "forward", mixinStandardHelpOptions = true,
+            description = {"Full-size forward (procedural weights, 1008x1008, one prompt, fp32) per module, its control"
+                    + " in the same process, extra prompts 2..4 on the cached image, and peak resident memory."})
+    static final class Forward implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--passes", defaultValue = "1", description = "Timed forwards per mode.")
+        private int passes;
+
+        @Option(names = "--no-control", description = "Skip the control (every optimisation off).")
+        private boolean noControl;
+
+        @Option(names = "--extra-prompts", defaultValue = "3", description = "Prompts after the first (0..3).")
+        private int extraPrompts;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            forwardRows(table, ForwardBenchmark.run(
+                    new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts), progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench imaging}. */
+    @Command(name = "imaging", mixinStandardHelpOptions = true,
+            description = {"Decode + preprocess of a 1920x1080 PNG; upsample + PNG-encode of 50 masks at 1920x1080."})
+    static final class Imaging implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            out.println("machine: " + MachineInfo.describe());
+            imagingRows(table, ImagingBenchmark.run(10, 15, progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench pipeline}. */
+    @Command(name = "pipeline", mixinStandardHelpOptions = true,
+            description = {"Requests per second through prepare / infer / finish with a tiny checkpoint, overlapped"
+                    + " as the Kafka worker runs them, and the device-busy fraction."})
+    static final class Pipeline implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+                description = "Small checkpoint (default: the tiny golden one of a source checkout).")
+        private Path checkpoint;
+
+        @Option(names = "--requests", defaultValue = "200", description = "Timed requests (as many warm up).")
+        private int requests;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, requests, progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench blocks}. */
+    @Command(name = "blocks", mixinStandardHelpOptions = true,
+            description = {"One windowed and one global full-size ViT block under each optimisation step, from the"
+                    + " control to the engine as it serves."})
+    static final class Blocks implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Timed runs per block and step.")
+        private int runs;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, progress(out));
+            BlockBenchmark.Step control = steps.get(0);
+            for (BlockBenchmark.Step step : steps.subList(1, steps.size())) {
+                String what = "ViT blocks (28 windowed + 4 global), " + step.options().describe();
+                table.add(new ResultTable.Row(what, seconds(step.trunkSeconds()),
+                        "control " + seconds(control.trunkSeconds()), step.trunkSeconds() / control.trunkSeconds(),
+                        Double.NaN));
+                table.add(new ResultTable.Row(what + ", CPU time", seconds(step.trunkCpuSeconds()),
+                        "control " + seconds(control.trunkCpuSeconds()),
+                        step.trunkCpuSeconds() / control.trunkCpuSeconds(), Double.NaN));
+            }
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench precision}. */
+    @Command(name = "precision", mixinStandardHelpOptions = true,
+            description = {"The ViT's largest matrix product in float32, in bfloat16, and with a bfloat16-held weight"
+                    + " widened to float32 (SAM3_DTYPE=bf16)."})
+    static final class Precision implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Timed runs of each form.")
+        private int runs;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            PrecisionBenchmark.Result r = PrecisionBenchmark.run(runs, progress(out));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 operands", millis(r.bf16Ms()),
+                    "float32 " + millis(r.fp32Ms()), r.bf16Ms() / r.fp32Ms(), Double.NaN));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 operands, CPU time", millis(r.bf16CpuMs()),
+                    "float32 " + millis(r.fp32CpuMs()), r.bf16CpuMs() / r.fp32CpuMs(), Double.NaN));
+            table.add(new ResultTable.Row("fc1 product, bfloat16 weight widened to float32, CPU time",
+                    millis(r.bf16WeightCpuMs()), "float32 " + millis(r.fp32CpuMs()),
+                    r.bf16WeightCpuMs() / r.fp32CpuMs(), Double.NaN));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    private static void start(PrintWriter out, int threads) {
+        EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
+                Integer.toString(threads)));
+        out.println("machine: " + MachineInfo.describe());
+        out.flush();
+    }
+
+    private static void finish(PrintWriter out, ResultTable table) {
+        out.println();
+        out.println("load average at the end: " + MachineInfo.loadAverage());
+        table.print(out);
+    }
+
+    private static Consumer<String> progress(PrintWriter out) {
+        return line -> {
+            out.println("  " + line);
+            out.flush();
+        };
+    }
+
+    private static Path tinyCheckpoint(Path given) {
+        Path path = given != null ? given : TINY_CHECKPOINT;
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("no checkpoint at " + path + ": pass --checkpoint <sam3-tiny.pt>");
+        }
+        return path;
+    }
+
+    private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
+        ForwardBenchmark.Forward opt = r.optimized().median();
+        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, fp32", seconds(opt.seconds()),
+                "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
+                opt.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
+        ForwardBenchmark.Forward control = r.control() == null ? null : r.control().median();
+        if (control != null) {
+            table.add(new ResultTable.Row("full-size forward vs control (same process)", seconds(opt.seconds()),
+                    "control " + seconds(control.seconds()), opt.seconds() / control.seconds(), Double.NaN));
+            table.add(new ResultTable.Row("full-size forward vs control, CPU time", seconds(opt.cpuSeconds()),
+                    "control " + seconds(control.cpuSeconds()), opt.cpuSeconds() / control.cpuSeconds(),
+                    Double.NaN));
+        }
+        opt.modules().forEach((module, s) -> {
+            Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
+            String measured = seconds(s) + (control == null ? ""
+                    : " (control " + seconds(control.modules().getOrDefault(module, Double.NaN)) + ")");
+            table.add(new ResultTable.Row("  module " + module, measured,
+                    upstream == null ? "-" : "upstream " + seconds(upstream),
+                    upstream == null ? Double.NaN : s / upstream, Double.NaN));
+        });
+        List<Double> extra = r.optimized().extraPromptSeconds();
+        for (int i = 0; i < extra.size(); i++) {
+            table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image", seconds(extra.get(i)),
+                    "full forward " + seconds(opt.seconds()), extra.get(i) / opt.seconds(), 0.1));
+        }
+        if (control != null) {
+            List<Double> controlExtra = r.control().extraPromptSeconds();
+            for (int i = 0; i < controlExtra.size(); i++) {
+                table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image, control",
+                        seconds(controlExtra.get(i)), "control full forward " + seconds(control.seconds()),
+                        controlExtra.get(i) / control.seconds(), Double.NaN));
+            }
+        }
+        table.note("resident after building the model (fp32 weights)", gigabytes(r.residentAfterLoad()),
+                "upstream 4.0 GB");
+        table.note("peak resident while building the model", gigabytes(r.loadPeakBytes()), "-");
+        long peak = r.optimized().peakBytes();
+        table.add(new ResultTable.Row("peak resident during a forward, fp32", gigabytes(peak),
+                "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + "; target 4.5 GB",
+                (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, 4.5e9 / UpstreamAnchor.PEAK_RSS_BYTES));
+        if (control != null) {
+            table.note("peak resident during a forward, control", gigabytes(r.control().peakBytes()), "-");
+        }
+    }
+
+    private static void imagingRows(ResultTable table, ImagingBenchmark.Result r) {
+        table.add(new ResultTable.Row("decode + preprocess, 1920×1080 PNG (" + megabytes(r.pngBytes()) + ")",
+                millis(r.decodePreprocessMs()), "seed PIL/torch " + millis(UpstreamAnchor.DECODE_PREPROCESS_MS),
+                r.decodePreprocessMs() / UpstreamAnchor.DECODE_PREPROCESS_MS, 0.5));
+        table.add(new ResultTable.Row("upsample + PNG-encode 50 masks at 1920×1080, 1 thread",
+                millis(r.postprocessMs()), "seed torch/PIL " + millis(UpstreamAnchor.POSTPROCESS_50_MASKS_MS),
+                r.postprocessMs() / UpstreamAnchor.POSTPROCESS_50_MASKS_MS, 0.5));
+    }
+
+    private static void pipelineRows(ResultTable table, PipelineBenchmark.Result r) {
+        table.add(new ResultTable.Row("tiny checkpoint throughput, overlapped stages",
+                String.format(Locale.ROOT, "%.1f requests/s", r.overlappedPerSecond()),
+                "target 100 requests/s (ratio = target / measured)", 100 / r.overlappedPerSecond(), 1.0));
+        table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %%", 100 * r.deviceBusy()),
+                "-");
+        table.note("  same requests, stages back to back on one thread",
+                String.format(Locale.ROOT, "%.1f requests/s", r.sequentialPerSecond()), "-");
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2f s", s);
+    }
+
+    private static String millis(double ms) {
+        return String.format(Locale.ROOT, "%.0f ms", ms);
+    }
+
+    private static String gigabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.2f GB", ProcessMemory.gigabytes(bytes));
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+    }
+}

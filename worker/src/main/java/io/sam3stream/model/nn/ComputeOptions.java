@@ -1,0 +1,74 @@
+package io.sam3stream.model.nn;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which of the model's performance measures are in force on the calling thread. Every measure computes the same
+ * function as the plain op-by-op form (within float rounding, checked by the golden tests in both modes); switching
+ * them off gives the control of {@code sam3 bench}, the same forward on the same weights in the same process, so
+ * that a speed-up is measured side by side and the machine's drift cancels.
+ *
+ * @param fusedAttention     softmax(q·kᵀ/√d + bias)·v by libtorch's fused scaled-dot-product attention, which never
+ *                           writes the logits to memory, instead of matmul → softmax → matmul in query chunks
+ * @param fusedRope          the ViT's RoPE as one complex multiply over q and k together (upstream's own
+ *                           formulation) straight on the packed qkv projection, instead of separate real and
+ *                           imaginary products per tensor
+ * @param windowLayoutReuse  consecutive windowed ViT blocks keep the tokens in window order: the map is partitioned
+ *                           once before a run of windowed blocks and stitched back once after it, instead of in every
+ *                           block (norms, MLPs and residuals are per token, so the order does not matter to them)
+ * @param oneDnnLinear       linear layers through oneDNN, with the GELU that follows some of them fused into the
+ *                           product's epilogue, instead of libtorch's default BLAS (MKL) and a separate GELU pass;
+ *                           on AVX2 machines oneDNN's kernels are the faster of the two
+ */
+public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse,
+        boolean oneDnnLinear) {
+
+    /** Every measure on: what the engine serves with. */
+    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true);
+
+    /** Every measure off: plain op-by-op attention, no fusion, no layout reuse (the benchmark's control). */
+    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false);
+
+    private static final ThreadLocal<ComputeOptions> CURRENT = ThreadLocal.withInitial(() -> OPTIMIZED);
+
+    /** The options in force on this thread ({@link #OPTIMIZED} unless a {@link #activate} scope says otherwise). */
+    public static ComputeOptions current() {
+        return CURRENT.get();
+    }
+
+    /**
+     * Puts these options in force on the calling thread until the returned scope is closed, which restores the
+     * previous ones: {@code try (var plain = ComputeOptions.PLAIN.activate()) { model.encodeImage(...); }}.
+     */
+    public Scope activate() {
+        ComputeOptions previous = CURRENT.get();
+        CURRENT.set(this);
+        return () -> CURRENT.set(previous);
+    }
+
+    /** The measures switched on, by name ("none" when all are off). */
+    public String describe() {
+        List<String> on = new ArrayList<>();
+        if (fusedAttention) {
+            on.add("fused attention");
+        }
+        if (fusedRope) {
+            on.add("fused RoPE");
+        }
+        if (windowLayoutReuse) {
+            on.add("window layout reuse");
+        }
+        if (oneDnnLinear) {
+            on.add("oneDNN linear+GELU");
+        }
+        return on.isEmpty() ? "none" : String.join(", ", on);
+    }
+
+    /** Restores the options that were in force before {@link #activate}. */
+    @FunctionalInterface
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,148 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.engine.PtNDManager;
+import ai.djl.pytorch.engine.PtSymbolBlock;
+import ai.djl.pytorch.jni.IValue;
+import ai.djl.pytorch.jni.IValueUtils;
+import ai.djl.pytorch.jni.JniUtils;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * libtorch operators that DJL does not bind, reached through a small TorchScript module compiled at first use
+ * (source: {@code FusedOps.torchscript} beside this class, packaged by {@link TorchScriptArchive}):
+ * <ul>
+ *   <li>{@code torch.scaled_dot_product_attention}: on CPU a blocked kernel with an online softmax, so the (Lq, Lk)
+ *       logits of a 5184-token attention never reach memory;</li>
+ *   <li>the ViT's RoPE as one complex multiply over q and k together, as upstream's {@code apply_rotary_enc}
+ *       computes it, straight from the packed {@code qkv} projection;</li>
+ *   <li>oneDNN's linear layer ({@code mkldnn::_linear_pointwise}), optionally with the exact (erf) GELU applied
+ *       in the matrix product's epilogue instead of in a second pass over the output;</li>
+ *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
+ *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
+ * </ul>
+ * Results are allocated in the manager of the first array argument. Safe for concurrent use.
+ */
+public final class FusedOps {
+
+    private static final String CLASS_NAME = "FusedOps";
+
+    private FusedOps() {}
+
+    /** The compiled module, built on first use and kept for the life of the process. */
+    private static final class Module {
+        static final NDManager MANAGER = NDManager.newBaseManager();
+        static final PtSymbolBlock INSTANCE = load();
+
+        private static PtSymbolBlock load() {
+            byte[] archive = TorchScriptArchive.of(CLASS_NAME, source());
+            try {
+                return JniUtils.loadModule((PtNDManager) MANAGER, new ByteArrayInputStream(archive), false, false);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot load the fused operators", e);
+            }
+        }
+
+        private static String source() {
+            try (InputStream in = FusedOps.class.getResourceAsStream(CLASS_NAME + ".torchscript")) {
+                if (in == null) {
+                    throw new IllegalStateException(CLASS_NAME + ".torchscript is missing from the class path");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + CLASS_NAME + ".torchscript", e);
+            }
+        }
+    }
+
+    /**
+     * softmax(q·kᵀ/√D + bias)·v.
+     *
+     * @param q    (B, H, Lq, D)
+     * @param k    (B, H, Lk, D)
+     * @param v    (B, H, Lk, Dv)
+     * @param bias additive bias broadcastable to (B, H, Lq, Lk), or null
+     * @return (B, H, Lq, Dv)
+     */
+    public static NDArray attention(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        return bias == null ? call("attention", q, k, v) : call("biased_attention", q, k, v, bias);
+    }
+
+    /**
+     * The complex form of a RoPE table, shaped to broadcast over the packed q and k of {@link #rotateQk}.
+     *
+     * @param cos (tokens, D/2) cosines of the angles
+     * @param sin (tokens, D/2) sines of the angles
+     * @return (tokens, 1, 1, D/2) complex64, cos + i·sin
+     */
+    public static NDArray rotaryTable(NDArray cos, NDArray sin) {
+        return call("rotary_table", cos, sin);
+    }
+
+    /**
+     * Rotates the q and k of a packed projection by a RoPE table, channels (2j, 2j+1) of a head read as one complex
+     * number.
+     *
+     * @param qkv   (N, L, 3C) contiguous, channels [q | k | v], each C = heads · D
+     * @param table (L, 1, 1, D/2) from {@link #rotaryTable}
+     * @return (N, L, 2, heads, D): rotated q at index 0 of axis 2, rotated k at index 1
+     */
+    public static NDArray rotateQk(NDArray qkv, NDArray table, int heads) {
+        IValue[] inputs = {tensor(qkv), tensor(table), IValue.from((long) heads)};
+        return run("rotate_qk", qkv.getManager(), inputs);
+    }
+
+    /**
+     * x·Wᵀ + b by oneDNN.
+     *
+     * @param x      (..., in) float32
+     * @param weight (out, in) float32
+     * @param bias   (out) float32
+     */
+    public static NDArray linear(NDArray x, NDArray weight, NDArray bias) {
+        return call("linear", x, weight, bias);
+    }
+
+    /** GELU(x·Wᵀ + b) with the exact, erf-based GELU, by oneDNN in one pass; arguments as {@link #linear}. */
+    public static NDArray linearGelu(NDArray x, NDArray weight, NDArray bias) {
+        return call("linear_gelu", x, weight, bias);
+    }
+
+    /** A bfloat16 copy of a float32 array (round to nearest even). */
+    public static NDArray toBfloat16(NDArray x) {
+        return call("to_bfloat16", x);
+    }
+
+    /** A float32 copy of a bfloat16 array (exact). */
+    public static NDArray toFloat32(NDArray x) {
+        return call("to_float32", x);
+    }
+
+    private static NDArray call(String method, NDArray... arrays) {
+        IValue[] inputs = new IValue[arrays.length];
+        for (int i = 0; i < arrays.length; i++) {
+            inputs[i] = tensor(arrays[i]);
+        }
+        return run(method, arrays[0].getManager(), inputs);
+    }
+
+    private static NDArray run(String method, NDManager manager, IValue[] inputs) {
+        try (IValue result = IValueUtils.runMethod(Module.INSTANCE, method, inputs)) {
+            return result.toTensor((PtNDManager) manager);
+        } finally {
+            for (IValue input : inputs) {
+                input.close();
+            }
+        }
+    }
+
+    private static IValue tensor(NDArray array) {
+        return IValue.from((PtNDArray) array);
+    }
+}
