@@ -89,9 +89,9 @@ class AuthAndLimitsTest {
     }
 
     /**
-     * One kind of client in the burst, and the statuses it may get. The oversized uploads start {@link #HEAD_START}
-     * before the others: valid calls hold their places for a whole forward, so uploads arriving after them would
-     * all meet 429 and never reach the body limit.
+     * One kind of client in the burst, and the statuses it may get. The oversized uploads go first; the others
+     * wait until every upload is under way, then {@link #HEAD_START} more: valid calls hold their places for a whole
+     * forward, so uploads arriving after them would all meet 429 and never reach the body limit.
      */
     private record Kind(String name, int count, List<Integer> allowed, boolean first, Supplier<Integer> call) {}
 
@@ -130,6 +130,8 @@ class AuthAndLimitsTest {
         Map<String, Map<Integer, Integer>> outcomes = new TreeMap<>();
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch uploadsUnderway = new CountDownLatch(kinds.stream().filter(Kind::first)
+                .mapToInt(Kind::count).sum());
         List<CompletableFuture<Integer>> calls = new ArrayList<>();
         List<String> kindOfCall = new ArrayList<>();
         long start = System.nanoTime();
@@ -139,7 +141,10 @@ class AuthAndLimitsTest {
                     kindOfCall.add(kind.name());
                     calls.add(CompletableFuture.supplyAsync(() -> {
                         awaitLatch(go);
-                        if (!kind.first()) {
+                        if (kind.first()) {
+                            uploadsUnderway.countDown();
+                        } else {
+                            awaitLatch(uploadsUnderway);
                             sleep(HEAD_START.toMillis());
                         }
                         return kind.call().get();
@@ -184,7 +189,11 @@ class AuthAndLimitsTest {
         assertEquals(200, http.predict(valid).status(), "served after the burst");
     }
 
-    /** The status of a {@code POST /predict}; a 429 must say when to come back. */
+    /**
+     * The status of a {@code POST /predict}, whose client shares its connections with 119 others: a refusal must
+     * reach it as a response, never as a reset connection (see {@link HttpCalls#await}). A 429 must say when to come
+     * back.
+     */
     private static int checkedStatus(HttpCalls.Answer answer) {
         if (answer.status() == 429) {
             long retryAfter = Long.parseLong(answer.header("Retry-After").orElseThrow(
