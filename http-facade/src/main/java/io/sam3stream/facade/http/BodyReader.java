@@ -30,8 +30,10 @@ final class BodyReader {
 
     /** The whole body, or 413 / 408 / 400 as described above. */
     static byte[] read(Context ctx, long limit) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(
-                (int) Math.max(8192, Math.min(limit, ctx.req().getContentLengthLong())));
+        long declared = ctx.req().getContentLengthLong();
+        // sized for the declared body, unless that is over the limit (refused before a byte is read)
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream(declared > 0 && declared <= limit ? (int) declared : 8192);
         transfer(ctx, limit, out);
         return out.toByteArray();
     }
