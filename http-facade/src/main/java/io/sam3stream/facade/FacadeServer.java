@@ -185,7 +185,7 @@ public final class FacadeServer implements AutoCloseable {
                     .result(metrics.scrape()));
             cfg.routes.get("/openapi.json", openApi);
             cfg.routes.after(timing::finish);
-            ErrorResponses.install(cfg.routes);
+            ErrorResponses.install(cfg.routes, config.maxBodyBytes());
         });
     }
 

@@ -43,6 +43,9 @@ class BrokerRestartTest {
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DEADLINE_SLACK = Duration.ofSeconds(3);
     private static final Duration BEFORE_OUTAGE = Duration.ofSeconds(8);
+    private static final int BURST_BEFORE_OUTAGE = 16;
+    /** Long enough for the burst to be produced, far too short for a worker to answer it all. */
+    private static final Duration BURST_SETTLE = Duration.ofMillis(300);
     private static final Duration OUTAGE = Duration.ofSeconds(10);
     private static final Duration AFTER_OUTAGE = Duration.ofSeconds(20);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -70,16 +73,25 @@ class BrokerRestartTest {
 
     private void restartUnderLoad(ChildBroker broker, InProcessFacade facade) throws Exception {
         HttpCalls http = facade.http();
-        List<CompletableFuture<Call>> calls = new ArrayList<>();
+        List<CompletableFuture<Call>> calls = new ArrayList<>(); // guarded by itself
         AtomicInteger callers = new AtomicInteger();
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-        clock.scheduleAtFixedRate(() -> {
+        Runnable oneCall = () -> {
             long started = System.nanoTime();
-            calls.add(http.predictAsync(PredictBodies.tagged("c-" + callers.incrementAndGet(), "cat"))
-                    .thenApply(answer -> new Call(started, System.nanoTime(), answer)));
-        }, 0, 1000 / CALLS_PER_SECOND, TimeUnit.MILLISECONDS);
+            CompletableFuture<Call> call = http.predictAsync(PredictBodies.tagged("c-" + callers.incrementAndGet(),
+                    "cat")).thenApply(answer -> new Call(started, System.nanoTime(), answer));
+            synchronized (calls) {
+                calls.add(call);
+            }
+        };
+        clock.scheduleAtFixedRate(oneCall, 0, 1000 / CALLS_PER_SECOND, TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
         Thread.sleep(BEFORE_OUTAGE.toMillis());
+        // a burst just before the outage, so that requests are in Kafka and not yet answered when the broker dies
+        for (int i = 0; i < BURST_BEFORE_OUTAGE; i++) {
+            oneCall.run();
+        }
+        Thread.sleep(BURST_SETTLE.toMillis());
         long down = System.nanoTime();
         broker.kill();
         Thread.sleep(OUTAGE.toMillis());

@@ -11,21 +11,26 @@ import java.nio.file.Path;
 /**
  * What this JVM holds at one moment, for leak checks: live heap (measured right after a full collection, so garbage
  * does not count), live threads, open file descriptors, the NDArrays DJL still manages (every array of every
- * manager under the engine's root manager) and the resident set size (which includes libtorch's allocator caches).
+ * manager under the engine's root manager), and, for the record, the process's resident set size and the heap's
+ * committed size (their difference is mostly native: tensors, libtorch's and glibc's allocator caches, metaspace,
+ * code, thread stacks).
  *
- * @param heapBytes    heap in use after a full collection
- * @param threads      live threads
- * @param fileHandles  open file descriptors (sockets included)
- * @param ndArrays     NDArrays DJL manages (native tensors not yet closed)
- * @param residentBytes the process's resident set size
+ * @param heapBytes          heap in use after a full collection
+ * @param threads            live threads
+ * @param fileHandles        open file descriptors (sockets included)
+ * @param ndArrays           NDArrays DJL manages (native tensors not yet closed)
+ * @param residentBytes      the process's resident set size
+ * @param heapCommittedBytes heap the JVM holds from the system
  */
-record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArrays, long residentBytes) {
+record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArrays, long residentBytes,
+        long heapCommittedBytes) {
 
     /** Collects garbage, then measures. */
     static ResourceSnapshot take() {
         long heap = heapAfterFullCollection();
+        long committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
         return new ResourceSnapshot(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFiles(),
-                liveNdArrays(), residentSetSize());
+                liveNdArrays(), residentSetSize(), committed);
     }
 
     /** Heap in use after full collections, the lowest of three (a collection can miss what a finalizer freed). */
@@ -70,7 +75,8 @@ record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArr
 
     @Override
     public String toString() {
-        return String.format("heap %.1f MiB, %d threads, %d file descriptors, %d NDArrays, RSS %.0f MiB",
-                heapBytes / 1048576.0, threads, fileHandles, ndArrays, residentBytes / 1048576.0);
+        return String.format("heap %.1f MiB, %d threads, %d file descriptors, %d NDArrays, RSS %.0f MiB of which"
+                + " committed heap %.0f MiB", heapBytes / 1048576.0, threads, fileHandles, ndArrays,
+                residentBytes / 1048576.0, heapCommittedBytes / 1048576.0);
     }
 }

@@ -11,12 +11,10 @@ import java.util.Map;
  */
 final class ServiceStack implements AutoCloseable {
 
-    private final Map<String, String> env;
     private final RunningWorker worker;
     private final InProcessFacade facade;
 
-    private ServiceStack(Map<String, String> env, RunningWorker worker, InProcessFacade facade) {
-        this.env = env;
+    private ServiceStack(RunningWorker worker, InProcessFacade facade) {
         this.worker = worker;
         this.facade = facade;
     }
@@ -39,15 +37,11 @@ final class ServiceStack implements AutoCloseable {
                 facade.close();
                 throw e;
             }
-            return new ServiceStack(env, worker, facade);
+            return new ServiceStack(worker, facade);
         } catch (Exception | AssertionError e) {
             worker.close();
             throw e;
         }
-    }
-
-    Map<String, String> env() {
-        return env;
     }
 
     RunningWorker worker() {

@@ -58,11 +58,7 @@ class SoakTest {
             long sent = 0;
             long start = System.nanoTime();
             for (int p = 0; p < PERIODS; p++) {
-                List<CompletableFuture<HttpCalls.Answer>> calls = runPeriod(http, bodies, period, sent);
-                sent += calls.size();
-                for (CompletableFuture<HttpCalls.Answer> call : calls) {
-                    statuses.merge(HttpCalls.await(call).status(), 1, Integer::sum);
-                }
+                sent += runPeriod(http, bodies, period, sent, statuses);
                 snapshots.add(ResourceSnapshot.take());
                 System.out.printf("soak period %d/%d at %.0f s: %d requests so far, %s%n", p + 1, PERIODS,
                         (System.nanoTime() - start) / 1e9, sent, snapshots.get(p));
@@ -83,9 +79,12 @@ class SoakTest {
         }
     }
 
-    /** One period of requests at the steady rate, each body in turn; returns the calls, answered or not. */
-    private static List<CompletableFuture<HttpCalls.Answer>> runPeriod(HttpCalls http, List<String> bodies,
-            Duration period, long firstIndex) throws InterruptedException {
+    /**
+     * One period of requests at the steady rate, each body in turn; returns once every one is answered, having
+     * counted their statuses, and keeps none of the answers (a measurement must not count them as retained).
+     */
+    private static long runPeriod(HttpCalls http, List<String> bodies, Duration period, long firstIndex,
+            Map<Integer, Integer> statuses) throws InterruptedException {
         long count = period.toMillis() * REQUESTS_PER_SECOND / 1000;
         List<CompletableFuture<HttpCalls.Answer>> calls = new ArrayList<>();
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
@@ -106,7 +105,10 @@ class SoakTest {
             clock.shutdownNow();
             clock.awaitTermination(10, TimeUnit.SECONDS);
         }
-        return calls;
+        for (CompletableFuture<HttpCalls.Answer> call : calls) {
+            statuses.merge(HttpCalls.await(call).status(), 1, Integer::sum);
+        }
+        return calls.size();
     }
 
     /**

@@ -223,7 +223,7 @@ class WorkerKillTest {
                 : r.getError().getCode().name(), 1, Integer::sum));
         return String.format("worker kills: seed %d, %d requests (%d direct, %d HTTP) in %.0f s%n  %s%n"
                         + "  direct results read_committed: %d; HTTP replies: %d %s%n"
-                        + "  HTTP outcomes %s, slowest %d ms, %d attempts refused while no worker was READY",
+                        + "  HTTP outcomes %s, slowest %d ms, %d attempts refused (503, 429) and repeated",
                 seed, REQUESTS, REQUESTS - calls.size(), calls.size(), (System.nanoTime() - start) / 1e9,
                 String.join("\n  ", killLog), directResults.size(), replies.size(), replyStatuses, statuses, slowest,
                 refusals);

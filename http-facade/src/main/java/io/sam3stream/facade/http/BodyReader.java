@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -27,14 +28,39 @@ final class BodyReader {
     private BodyReader() {
     }
 
+    /** The whole body, or 413 / 408 / 400 as described above. */
     static byte[] read(Context ctx, long limit) {
+        long declared = ctx.req().getContentLengthLong();
+        // sized for the declared body, unless that is over the limit (refused before a byte is read)
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream(declared > 0 && declared <= limit ? (int) declared : 8192);
+        transfer(ctx, limit, out);
+        return out.toByteArray();
+    }
+
+    /**
+     * Reads and discards what is left of a body that was refused unread (429, 401, a wrong content type), so that
+     * the connection can carry the client's next request: a server that closes a connection with request bytes still
+     * unread makes the kernel reset it, and the client may lose the response it was about to read.
+     *
+     * @return whether the body ended within the limit and the minimum rate; if not, the connection must close
+     */
+    static boolean drain(Context ctx, long limit) {
+        try {
+            transfer(ctx, limit, OutputStream.nullOutputStream());
+            return true;
+        } catch (ApiException refused) {
+            return false;
+        }
+    }
+
+    private static void transfer(Context ctx, long limit, OutputStream out) {
         long declared = ctx.req().getContentLengthLong();
         if (declared > limit) {
             throw tooLarge(declared + " bytes", limit);
         }
         long start = System.nanoTime();
         try (InputStream in = ctx.req().getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 8192);
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             for (int n; (n = in.read(buffer)) > 0; ) {
@@ -45,7 +71,6 @@ final class BodyReader {
                 out.write(buffer, 0, n);
                 requireRate(total, System.nanoTime() - start);
             }
-            return out.toByteArray();
         } catch (IOException e) {
             if (e.getCause() instanceof TimeoutException) {
                 throw tooSlow("stopped arriving (" + e.getMessage() + ")");

@@ -4,6 +4,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -24,13 +25,34 @@ public final class ErrorResponses {
     private ErrorResponses() {
     }
 
-    /** Registers the exception mapping, and JSON bodies for Javalin's own 404 and 405, on the routes. */
-    public static void install(RoutesConfig routes) {
-        routes.exception(Exception.class, (e, ctx) -> respond(ctx, toApi(e)));
+    /**
+     * Registers the exception mapping, and JSON bodies for Javalin's own 404 and 405, on the routes.
+     *
+     * @param maxBodyBytes the body limit: a body refused unread is drained up to it (see {@link #keepAlive})
+     */
+    public static void install(RoutesConfig routes, long maxBodyBytes) {
+        routes.exception(Exception.class, (e, ctx) -> respond(ctx, toApi(e), maxBodyBytes));
         routes.error(404, "*", ctx -> respond(ctx, ApiException.http(404, "NOT_FOUND",
-                "no route " + ctx.method() + " " + ctx.path())));
+                "no route " + ctx.method() + " " + ctx.path()), maxBodyBytes));
         routes.error(405, "*", ctx -> respond(ctx, ApiException.http(405, "METHOD_NOT_ALLOWED",
-                ctx.method() + " is not allowed on " + ctx.path())));
+                ctx.method() + " is not allowed on " + ctx.path()), maxBodyBytes));
+    }
+
+    /**
+     * Whether the connection can carry the client's next request after this error. A body refused before it was
+     * read (429, 401, a wrong content type) is drained first, so that the client does not lose the response to a
+     * connection reset; one too large or too slow (413, 408) is not worth reading, and the response says the
+     * connection closes.
+     */
+    private static boolean keepAlive(Context ctx, ApiException error, long maxBodyBytes) {
+        if (error.status() == 408 || error.status() == 413) {
+            return false;
+        }
+        try {
+            return ctx.req().getInputStream().isFinished() || BodyReader.drain(ctx, maxBodyBytes);
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
     }
 
     /** The API error a failure stands for. */
@@ -51,9 +73,12 @@ public final class ErrorResponses {
         return ApiException.internal(e.toString());
     }
 
-    private static void respond(Context ctx, ApiException error) {
+    private static void respond(Context ctx, ApiException error, long maxBodyBytes) {
         ctx.status(error.status());
         error.headers().forEach(ctx::header);
+        if (!keepAlive(ctx, error, maxBodyBytes)) {
+            ctx.header("Connection", "close");
+        }
         Map<String, String> body = new LinkedHashMap<>();
         body.put("error", error.error());
         body.put("detail", error.detail());
