@@ -3,7 +3,9 @@ package io.sam3stream.cli;
 import io.sam3stream.bench.BlockBenchmark;
 import io.sam3stream.bench.ForwardBenchmark;
 import io.sam3stream.bench.ImagingBenchmark;
+import io.sam3stream.bench.LoadGenerator;
 import io.sam3stream.bench.MachineInfo;
+import io.sam3stream.bench.OverheadBenchmark;
 import io.sam3stream.bench.PipelineBenchmark;
 import io.sam3stream.bench.PrecisionBenchmark;
 import io.sam3stream.bench.ProcessMemory;
@@ -12,7 +14,9 @@ import io.sam3stream.bench.UpstreamAnchor;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.engine.EngineFactory;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,7 +37,7 @@ import picocli.CommandLine.Spec;
         description = {"Measures the engine against upstream's figures and against a control run in the same"
                 + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
         subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
-            BenchCommand.Blocks.class, BenchCommand.Precision.class})
+            BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class})
 public final class BenchCommand implements Callable<Integer> {
 
     /** The tiny golden checkpoint, where it lies in a source checkout. */
@@ -59,7 +63,7 @@ public final class BenchCommand implements Callable<Integer> {
     private Path checkpoint;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         Consumer<String> log = progress(out);
         ResultTable table = new ResultTable();
@@ -67,6 +71,8 @@ public final class BenchCommand implements Callable<Integer> {
         forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3), log));
         imagingRows(table, ImagingBenchmark.run(10, 15, log));
         pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, 200, log));
+        httpRows(table, Http.DEFAULT_RATE, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads,
+                Http.defaultLoad(), log));
         finish(out, table);
         return 0;
     }
@@ -217,6 +223,61 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code sam3 bench http}. */
+    @Command(name = "http", mixinStandardHelpOptions = true,
+            description = {"What the facade and Kafka add to the engine: POST /predict at a steady rate (an open-loop"
+                    + " load that records every latency) against the one-command stack, started here with a tiny"
+                    + " checkpoint unless --url names a running one; a 640x480 PNG and one prompt per request."})
+    static final class Http implements Callable<Integer> {
+        static final double DEFAULT_RATE = 50;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--url", paramLabel = "<base URL>",
+                description = "A running stack's facade, e.g. http://127.0.0.1:20000 (default: start one here).")
+        private URI url;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads of the worker.")
+        private int threads;
+
+        @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+                description = "Small checkpoint of the stack started here (default: the tiny golden one).")
+        private Path checkpoint;
+
+        @Option(names = "--rate", defaultValue = "50", description = "Requests per second (default: ${DEFAULT-VALUE}).")
+        private double rate;
+
+        @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
+        private double seconds;
+
+        @Option(names = "--warmup-seconds", defaultValue = "15",
+                description = "Seconds of load before measuring (default: ${DEFAULT-VALUE}).")
+        private double warmupSeconds;
+
+        @Option(names = "--mask-format", defaultValue = "png", description = "png, rle or none (default: ${DEFAULT-VALUE}).")
+        private String maskFormat;
+
+        static OverheadBenchmark.Load defaultLoad() {
+            return new OverheadBenchmark.Load(DEFAULT_RATE, 60, 15, "a red car", "png");
+        }
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            OverheadBenchmark.Load load = new OverheadBenchmark.Load(rate, seconds, warmupSeconds, "a red car",
+                    maskFormat);
+            LoadGenerator.Result result = url == null
+                    ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, progress(out))
+                    : OverheadBenchmark.against(url, load, progress(out));
+            httpRows(table, rate, result);
+            finish(out, table);
+            return result.failed() == 0 ? 0 : 1;
+        }
+    }
+
     private static void start(PrintWriter out, int threads) {
         EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
                 Integer.toString(threads)));
@@ -314,6 +375,20 @@ public final class BenchCommand implements Callable<Integer> {
                 "-");
     }
 
+    private static void httpRows(ResultTable table, double rate, LoadGenerator.Result r) {
+        String load = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", rate, r.ok());
+        table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + load + ")",
+                millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
+                OverheadBenchmark.millis(r.overhead(), 50) / 3, 1.0));
+        table.add(new ResultTable.Row("facade + Kafka overhead p99", millis2(OverheadBenchmark.millis(r.overhead(), 99)),
+                "target 10 ms", OverheadBenchmark.millis(r.overhead(), 99) / 10, 1.0));
+        table.note("  end-to-end latency", OverheadBenchmark.percentiles(r.latency()), "-");
+        table.note("  worker time (timing_ms.total)", OverheadBenchmark.percentiles(r.worker()), "-");
+        table.note("  of the overhead, waiting for the worker (timing_ms.queue)",
+                OverheadBenchmark.percentiles(r.queue()), "-");
+        table.note("  answers other than 200; no answer", r.refused() + "; " + r.failed(), "-");
+    }
+
     private static String seconds(double s) {
         return String.format(Locale.ROOT, "%.2f s", s);
     }
@@ -324,6 +399,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static String gigabytes(long bytes) {
         return String.format(Locale.ROOT, "%.2f GB", ProcessMemory.gigabytes(bytes));
+    }
+
+    private static String millis2(double ms) {
+        return String.format(Locale.ROOT, "%.2f ms", ms);
     }
 
     private static String megabytes(long bytes) {

@@ -53,8 +53,8 @@ public final class WorkerLoop implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerLoop.class);
 
-    /** Longest poll: how late a finished record may be published when no new records arrive. */
-    private static final Duration POLL = Duration.ofMillis(20);
+    /** Longest poll when nothing happens; a finished record wakes the poll at once. */
+    private static final Duration POLL = Duration.ofMillis(100);
 
     /** Longest wait for the producer's last sends when it closes. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -113,7 +113,7 @@ public final class WorkerLoop implements Runnable {
                 try {
                     consumer.poll(POLL).forEach(backlog::add);
                 } catch (WakeupException e) {
-                    continue; // stop() woke us: the loop condition decides
+                    // stop() or a finished record woke us; records this poll fetched are fetched again next time
                 }
                 if (!accepting.get()) {
                     break; // records polled after stop() are not started
@@ -146,7 +146,10 @@ public final class WorkerLoop implements Runnable {
     private void admit() {
         while (!backlog.isEmpty() && inFlight.size() < pipeline.capacity()) {
             ConsumerRecord<byte[], byte[]> r = backlog.poll();
-            inFlight.add(new InFlight(r, pipeline.submit(r)));
+            CompletableFuture<Outcome> outcome = pipeline.submit(r);
+            // publish as soon as it is ready rather than when the poll times out: that wait would be pure latency
+            outcome.whenComplete((done, failure) -> consumer.wakeup());
+            inFlight.add(new InFlight(r, outcome));
         }
     }
 

@@ -15,8 +15,6 @@ import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.testing.TinyGolden;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,7 +49,7 @@ class DevStackEndToEndTest {
                 "SAM3_WORKER_ID", "e2e-worker"));
         ModelSource model = ModelSource.checkpoint(TinyGolden.dir().resolve("sam3-tiny.pt"), Optional.empty());
         stack = DevStack.start(settings, model,
-                new DevStack.Options("127.0.0.1", dataDir, freePortPair(), 0, null, null), line -> {});
+                new DevStack.Options("127.0.0.1", dataDir, LoopbackPorts.freePair(), 0, null, null), line -> {});
         direct = EngineFactory.create(settings,
                 ModelSource.checkpoint(TinyGolden.dir().resolve("sam3-tiny.pt"), Optional.empty()), line -> {});
         image = Files.readAllBytes(TinyGolden.dir().resolve("image.png"));
@@ -123,19 +121,4 @@ class DevStackEndToEndTest {
         }
     }
 
-    /** A port whose successor is free too (the embedded controller takes port + 1). */
-    private static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0)) {
-                port = s.getLocalPort();
-            }
-            try (ServerSocket next = new ServerSocket(port + 1)) {
-                return port;
-            } catch (IOException taken) {
-                // try another pair
-            }
-        }
-        throw new IOException("no two consecutive free ports");
-    }
 }

@@ -2,8 +2,6 @@ package io.sam3stream.dev;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,8 +26,8 @@ class EmbeddedKafkaBrokerTest {
 
     @Test
     void keepsTopicsAndRecordsAcrossARestartOnTheSameDataDirectory() throws Exception {
-        int brokerPort = freePort();
-        int controllerPort = freePort();
+        int brokerPort = LoopbackPorts.free();
+        int controllerPort = LoopbackPorts.free();
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, brokerPort, controllerPort, 1 << 20)) {
             broker.start();
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
@@ -65,9 +63,4 @@ class EmbeddedKafkaBrokerTest {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

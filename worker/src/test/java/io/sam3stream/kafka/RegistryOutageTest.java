@@ -1,5 +1,6 @@
 package io.sam3stream.kafka;
 
+import io.sam3stream.dev.LoopbackPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sam3stream.avro.SegmentationResult;
@@ -7,10 +8,8 @@ import io.sam3stream.avro.Status;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
 import io.sam3stream.schemas.serde.AvroSerializer;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +26,7 @@ class RegistryOutageTest {
 
     @Test
     void aRequestReadWhileTheRegistryIsDownIsAnsweredOnceItIsBack() throws Exception {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), LoopbackPorts.free());
         Map<String, String> env = KafkaTestStack.workerEnvironment("outage");
         byte[] request;
         try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(address,
@@ -62,9 +61,4 @@ class RegistryOutageTest {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -1,8 +1,7 @@
 package io.sam3stream.reliability;
 
+import io.sam3stream.dev.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +24,8 @@ final class ChildBroker implements AutoCloseable {
     /** A broker on two free loopback ports; not started. */
     ChildBroker(Path dataDir, long maxMessageBytes, Path log) throws IOException {
         this.dataDir = dataDir;
-        this.brokerPort = freePort();
-        this.controllerPort = freePort();
+        this.brokerPort = LoopbackPorts.free();
+        this.controllerPort = LoopbackPorts.free();
         this.maxMessageBytes = maxMessageBytes;
         this.log = log;
     }
@@ -91,9 +90,4 @@ final class ChildBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }
