@@ -47,6 +47,12 @@ public final class OverheadBenchmark {
      */
     public record Load(double rate, double seconds, double warmupSeconds, String prompt, String maskFormat) {}
 
+    /**
+     * @param load  what the load generator measured
+     * @param split the means of the facade's own timers over the measured load, when its {@code /metrics} answers
+     */
+    public record Measurement(LoadGenerator.Result load, Optional<FacadeTimers.Split> split) {}
+
     private OverheadBenchmark() {}
 
     /**
@@ -56,7 +62,7 @@ public final class OverheadBenchmark {
      * @param checkpoint a small checkpoint (the tiny golden {@code sam3-tiny.pt}, its config.json beside it)
      * @param threads    libtorch intra-op threads of the worker
      */
-    public static LoadGenerator.Result againstEmbeddedStack(Path checkpoint, int threads, Load load,
+    public static Measurement againstEmbeddedStack(Path checkpoint, int threads, Load load,
             Consumer<String> log) throws IOException, InterruptedException {
         Path dataDir = Files.createTempDirectory("sam3-bench-kafka");
         Settings settings = Settings.fromEnvironment()
@@ -75,7 +81,7 @@ public final class OverheadBenchmark {
      *
      * @param base the facade's base URL, e.g. {@code http://127.0.0.1:20000}
      */
-    public static LoadGenerator.Result against(URI base, Load load, Consumer<String> log) throws InterruptedException {
+    public static Measurement against(URI base, Load load, Consumer<String> log) throws InterruptedException {
         LoadGenerator generator = new LoadGenerator(base.resolve("/predict"), requestBody(load), DEADLINE);
         if (load.warmupSeconds() > 0) {
             log.accept(String.format(Locale.ROOT, "warm-up: %.0f requests/s for %.0f s", load.rate(),
@@ -83,9 +89,15 @@ public final class OverheadBenchmark {
             describe(generator.run(load.rate(), load.warmupSeconds()), log);
         }
         log.accept(String.format(Locale.ROOT, "measured: %.0f requests/s for %.0f s", load.rate(), load.seconds()));
+        Optional<FacadeTimers> before = FacadeTimers.read(base);
         LoadGenerator.Result result = generator.run(load.rate(), load.seconds());
         describe(result, log);
-        return result;
+        Optional<FacadeTimers> after = before.isPresent() ? FacadeTimers.read(base) : Optional.empty();
+        Optional<FacadeTimers.Split> split = after.map(a -> a.since(before.get()));
+        split.ifPresent(t -> log.accept(String.format(Locale.ROOT, "  facade timers, mean ms: handler %.2f (of which"
+                + " its own work %.2f, Kafka round trip %.2f = to the worker %.2f + worker %.2f + back %.2f)",
+                t.handler(), t.facadeWork(), t.roundTrip(), t.queue(), t.worker(), t.replyPath())));
+        return new Measurement(result, split);
     }
 
     /** Percentiles of a microsecond histogram in milliseconds: {@code "p50 1.23, p90 ..., max ..."}. */

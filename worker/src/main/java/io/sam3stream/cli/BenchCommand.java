@@ -269,12 +269,12 @@ public final class BenchCommand implements Callable<Integer> {
             start(out, threads);
             OverheadBenchmark.Load load = new OverheadBenchmark.Load(rate, seconds, warmupSeconds, "a red car",
                     maskFormat);
-            LoadGenerator.Result result = url == null
+            OverheadBenchmark.Measurement result = url == null
                     ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, progress(out))
                     : OverheadBenchmark.against(url, load, progress(out));
             httpRows(table, rate, result);
             finish(out, table);
-            return result.failed() == 0 ? 0 : 1;
+            return result.load().failed() == 0 ? 0 : 1;
         }
     }
 
@@ -375,7 +375,8 @@ public final class BenchCommand implements Callable<Integer> {
                 "-");
     }
 
-    private static void httpRows(ResultTable table, double rate, LoadGenerator.Result r) {
+    private static void httpRows(ResultTable table, double rate, OverheadBenchmark.Measurement m) {
+        LoadGenerator.Result r = m.load();
         String load = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", rate, r.ok());
         table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + load + ")",
                 millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
@@ -387,6 +388,9 @@ public final class BenchCommand implements Callable<Integer> {
         table.note("  of the overhead, waiting for the worker (timing_ms.queue)",
                 OverheadBenchmark.percentiles(r.queue()), "-");
         table.note("  answers other than 200; no answer", r.refused() + "; " + r.failed(), "-");
+        m.split().ifPresent(t -> table.note("  facade timers (means): handler's own work; Kafka to the worker;"
+                + " back to the facade", millis2(t.facadeWork()) + "; " + millis2(t.queue()) + "; "
+                + millis2(t.replyPath()), "-"));
     }
 
     private static String seconds(double s) {

@@ -25,12 +25,20 @@ import org.apache.avro.Schema;
  * <p>Schema ids are immutable once assigned, so both directions are cached for the life of the client: a schema
  * registered or looked up under a subject is not asked for again, and a schema fetched by id is not fetched
  * again. Only {@link #latestVersion} and {@link #isCompatibleWithLatest} always ask, because their answers change
- * as versions are added. Thread-safe.
+ * as versions are added. An id the registry does not know is remembered as missing for
+ * {@link Builder#missingIdTtl} (default {@link #DEFAULT_MISSING_ID_TTL}), so that records naming unknown ids cost
+ * one question per id, not one per record. Thread-safe.
  */
 public final class SchemaRegistryClient {
 
     /** Time allowed for connecting and for each request when the builder is not told otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long an id the registry does not know is answered from memory, unless the builder says otherwise. */
+    public static final Duration DEFAULT_MISSING_ID_TTL = Duration.ofSeconds(10);
+
+    /** Most unknown ids remembered at once. */
+    private static final int MISSING_ID_CAPACITY = 10_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,11 +48,13 @@ public final class SchemaRegistryClient {
     private final HttpClient http;
     private final ConcurrentMap<Integer, Schema> schemasById = new ConcurrentHashMap<>();
     private final ConcurrentMap<SubjectSchema, Integer> idsBySubjectSchema = new ConcurrentHashMap<>();
+    private final MissingSchemaIds missingIds;
 
     private SchemaRegistryClient(Builder builder) {
         this.baseUrl = stripTrailingSlash(builder.url.toString());
         this.timeout = builder.timeout;
         this.authorization = builder.authorization;
+        this.missingIds = new MissingSchemaIds(builder.missingIdTtl, MISSING_ID_CAPACITY, System::nanoTime);
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
@@ -86,14 +96,27 @@ public final class SchemaRegistryClient {
     /**
      * The schema with the registry-wide {@code id} ({@code GET /schemas/ids/{id}}).
      *
-     * @throws SchemaRegistryException with {@link RegistryApi#SCHEMA_NOT_FOUND} when no schema has that id
+     * @throws SchemaRegistryException with {@link RegistryApi#SCHEMA_NOT_FOUND} when no schema has that id (or the
+     *     registry said so less than the missing-id TTL ago)
      */
     public Schema schemaById(int id) {
         Schema cached = schemasById.get(id);
         if (cached != null) {
             return cached;
         }
-        JsonNode body = send(get("/schemas/ids/" + id));
+        if (missingIds.contains(id)) {
+            throw new SchemaRegistryException(404, RegistryApi.SCHEMA_NOT_FOUND,
+                    "schema " + id + " not found (the registry said so recently)");
+        }
+        JsonNode body;
+        try {
+            body = send(get("/schemas/ids/" + id));
+        } catch (SchemaRegistryException e) {
+            if (e.isSchemaNotFound()) {
+                missingIds.add(id);
+            }
+            throw e;
+        }
         String type = body.path("schemaType").asText("AVRO");
         if (!"AVRO".equals(type)) {
             throw new SchemaRegistryException("schema " + id + " is a " + type + " schema, not Avro", null);
@@ -236,6 +259,7 @@ public final class SchemaRegistryClient {
         private final URI url;
         private Duration timeout = DEFAULT_TIMEOUT;
         private String authorization;
+        private Duration missingIdTtl = DEFAULT_MISSING_ID_TTL;
 
         private Builder(URI url) {
             this.url = Objects.requireNonNull(url, "url");
@@ -247,6 +271,18 @@ public final class SchemaRegistryClient {
                 throw new IllegalArgumentException("timeout must be positive: " + timeout);
             }
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long an id the registry does not know is answered as missing without asking again;
+         * {@link #DEFAULT_MISSING_ID_TTL} unless set, zero to ask every time.
+         */
+        public Builder missingIdTtl(Duration ttl) {
+            if (ttl.isNegative()) {
+                throw new IllegalArgumentException("missing-id TTL must not be negative: " + ttl);
+            }
+            this.missingIdTtl = ttl;
             return this;
         }
 

@@ -106,17 +106,43 @@ class SchemaRegistryClientTest {
     }
 
     @Test
-    void errorAnswersKeepConfluentsCodeAndAreNotCached() {
+    void unknownIdKeepsConfluentsCodeAndIsAnsweredFromMemoryForAWhile() {
         stub.answer("GET", "/schemas/ids/9",
                 Answer.json(404, "{\"error_code\":40403,\"message\":\"Schema 9 not found.\"}"));
 
         SchemaRegistryException first = assertThrows(SchemaRegistryException.class, () -> client.schemaById(9));
-        assertThrows(SchemaRegistryException.class, () -> client.schemaById(9));
+        SchemaRegistryException second = assertThrows(SchemaRegistryException.class, () -> client.schemaById(9));
 
         assertEquals(404, first.httpStatus());
         assertEquals(RegistryApi.SCHEMA_NOT_FOUND, first.errorCode());
         assertTrue(first.isSchemaNotFound());
         assertTrue(first.getMessage().contains("Schema 9 not found."), first.getMessage());
+        assertTrue(second.isSchemaNotFound(), second.getMessage());
+        assertEquals(1, stub.seen().size(), "a flood of records naming id 9 costs one question");
+    }
+
+    @Test
+    void unknownIdIsAskedEveryTimeWithoutAMissingIdTtl() {
+        SchemaRegistryClient asking = SchemaRegistryClient.builder(stub.url()).missingIdTtl(Duration.ZERO).build();
+        stub.answer("GET", "/schemas/ids/9",
+                Answer.json(404, "{\"error_code\":40403,\"message\":\"Schema 9 not found.\"}"));
+
+        assertThrows(SchemaRegistryException.class, () -> asking.schemaById(9));
+        assertThrows(SchemaRegistryException.class, () -> asking.schemaById(9));
+
+        assertEquals(2, stub.seen().size());
+    }
+
+    @Test
+    void otherErrorsAreNotRemembered() {
+        stub.answer("GET", "/schemas/ids/9",
+                Answer.json(500, "{\"error_code\":50001,\"message\":\"Error in the backend data store\"}"));
+
+        SchemaRegistryException first = assertThrows(SchemaRegistryException.class, () -> client.schemaById(9));
+        stub.answer("GET", "/schemas/ids/9", Answer.json(200, schemaBody(THING)));
+
+        assertEquals(50001, first.errorCode());
+        assertEquals(THING, client.schemaById(9), "the registry recovered and is asked again");
         assertEquals(2, stub.seen().size());
     }
 
