@@ -22,9 +22,14 @@ COPY --from=build /src/worker/target/lib /app/lib
 # DJL unpacks libtorch from the bundled native jar into this folder on first start (offline: never downloads)
 ENV DJL_CACHE_DIR=/home/sam3/.djl.ai
 USER sam3
+# libtorch frees activations with free(): two glibc arenas and a fixed 1 MiB mmap threshold return them to the
+# system instead of keeping them in per-thread arenas (0.4-0.8 GB less at the full-size peak; docs/PERFORMANCE.md).
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=1048576
 # Tensors live in libtorch's native memory, outside the Java heap, so the heap gets a small share of the
-# container. SIGTERM drains the record in flight and publishes STOPPED (compose's stop_grace_period covers it).
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=30", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar", "worker"]
+# container; the direct-memory cap makes the JVM free the weight load's staging buffers promptly (it defaults to
+# the heap size). SIGTERM drains the record in flight and publishes STOPPED (compose's stop_grace_period covers it).
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=30", "-XX:MaxDirectMemorySize=512m", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar", "worker"]
 
 # ---- facade: POST /predict over Kafka request-reply ------------------------------------------------------------
 FROM eclipse-temurin:17-jre AS facade

@@ -4,23 +4,25 @@ import ai.djl.ndarray.NDArray;
 import java.util.List;
 
 /**
- * Everything the prompt side needs from one image (upstream {@code SAM3VLBackbone.forward_image}'s
- * {@code backbone_fpn}, {@code vision_pos_enc} and {@code vision_features}, plus the trunk output). Batch is the
- * number of images (1 when serving); prompt-side modules broadcast it over prompts.
+ * What the prompt side reads from one image, and all a cached image holds: upstream
+ * {@code SAM3VLBackbone.forward_image}'s {@code backbone_fpn} and the 1× level's {@code vision_pos_enc}. Batch is
+ * the number of images (1 when serving); prompt-side modules broadcast it over prompts.
  *
- * @param fpn   the neck levels (B, d, H_j, W_j), finest first: index j is {@link NeckScale#values()}[j], so the
- *              4×, 2× and 1× levels are 0, 1 and 2, and a fourth (0.5×) level is present only when computed
- * @param pos   the sine position encoding of each level, same shapes
- * @param trunk the ViT output (B, C, G, G)
+ * <p>The image model never reads the finer levels' position encodings (only the video tracker would) nor the ViT
+ * output once the neck has run, so neither is kept: at 1008² they would add 0.13 GB to every cached image. The
+ * neck still emits them as stages for parity runs.
+ *
+ * @param fpn       the neck levels (B, d, H_j, W_j), finest first: index j is {@link NeckScale#values()}[j], so
+ *                  the 4×, 2× and 1× levels are 0, 1 and 2, and a fourth (0.5×) level is present only when
+ *                  computed
+ * @param visionPos the sine position encoding of the 1× level (upstream {@code vision_pos_enc[-1]}), (B, d, G, G)
  */
-public record ImageFeatures(List<NDArray> fpn, List<NDArray> pos, NDArray trunk) implements AutoCloseable {
+public record ImageFeatures(List<NDArray> fpn, NDArray visionPos) implements AutoCloseable {
 
     public ImageFeatures {
         fpn = List.copyOf(fpn);
-        pos = List.copyOf(pos);
-        if (fpn.size() != pos.size() || fpn.size() <= NeckScale.ONE.ordinal()) {
-            throw new IllegalArgumentException("need at least the 4x, 2x and 1x levels with one encoding each, got "
-                    + fpn.size() + " levels and " + pos.size() + " encodings");
+        if (fpn.size() <= NeckScale.ONE.ordinal()) {
+            throw new IllegalArgumentException("need at least the 4x, 2x and 1x levels, got " + fpn.size());
         }
     }
 
@@ -29,16 +31,10 @@ public record ImageFeatures(List<NDArray> fpn, List<NDArray> pos, NDArray trunk)
         return fpn.get(NeckScale.ONE.ordinal());
     }
 
-    /** The 1× level's position encoding, (B, d, G, G). */
-    public NDArray visionPos() {
-        return pos.get(NeckScale.ONE.ordinal());
-    }
-
-    /** Closes every level, every encoding and the trunk output. */
+    /** Closes every level and the encoding. */
     @Override
     public void close() {
         fpn.forEach(NDArray::close);
-        pos.forEach(NDArray::close);
-        trunk.close();
+        visionPos.close();
     }
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * The simple-FPN neck after the ViT (upstream {@code Sam3DualViTDetNeck} without its SAM2 twin; spec §1.3): one
  * branch per scale turns the trunk output into a d-channel map, and each map gets its sine position encoding.
  *
- * <p>Stages emitted: {@code neck.fpn{j}} and {@code neck.pos{j}}, (B, d, H_j, W_j), for every computed level j.
+ * <p>Stages emitted: {@code neck.fpn{j}} and {@code neck.pos{j}}, (B, d, H_j, W_j), for every computed level j
+ * ({@code neck.pos{j}} of the levels other than 1× only for an active sink).
  */
 public final class VitDetNeck {
 
@@ -38,21 +39,27 @@ public final class VitDetNeck {
     }
 
     /**
-     * @param trunkOut the ViT output (B, C, G, G); it becomes {@link ImageFeatures#trunk()}
-     * @param sink     receives the neck's stages
-     * @return the levels and their encodings, allocated in the trunk output's manager
+     * @param trunkOut the ViT output (B, C, G, G); left open for the caller
+     * @param sink     receives the neck's stages; the finer levels' position encodings are computed only for a
+     *                 sink that is {@link StageSink#active() active}, since nothing downstream reads them
+     * @return the levels and the 1× level's encoding, allocated in the trunk output's manager
      */
     public ImageFeatures forward(NDArray trunkOut, StageSink sink) {
         List<NDArray> fpn = new ArrayList<>();
-        List<NDArray> pos = new ArrayList<>();
+        NDArray visionPos = null;
         for (int j = 0; j < branches.size(); j++) {
             NDArray level = branches.get(j).forward(trunkOut);
-            NDArray encoding = position.forward(level);
             sink.record("neck.fpn" + j, level);
-            sink.record("neck.pos" + j, encoding);
             fpn.add(level);
-            pos.add(encoding);
+            if (j == NeckScale.ONE.ordinal()) {
+                visionPos = position.forward(level);
+                sink.record("neck.pos" + j, visionPos);
+            } else if (sink.active()) {
+                try (NDArray encoding = position.forward(level)) {
+                    sink.record("neck.pos" + j, encoding);
+                }
+            }
         }
-        return new ImageFeatures(fpn, pos, trunkOut);
+        return new ImageFeatures(fpn, visionPos);
     }
 }

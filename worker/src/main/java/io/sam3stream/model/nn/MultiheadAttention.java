@@ -67,7 +67,10 @@ public final class MultiheadAttention {
         }
         NDArray attended = Attention.scaledDotProduct(q, k, v, bias);
         long[] s = attended.getShape().getShape();
-        NDArray merged = attended.transpose(0, 2, 1, 3).reshape(s[0], s[2], s[1] * s[3]);
+        NDArray merged;
+        try (NDArray headsLast = attended.transpose(0, 2, 1, 3)) {
+            merged = headsLast.reshape(s[0], s[2], s[1] * s[3]);
+        }
         NDArray out = outProj.forward(merged);
         for (NDArray a : new NDArray[] {q, k, v, attended, merged}) {
             a.close();
@@ -81,12 +84,15 @@ public final class MultiheadAttention {
         return out;
     }
 
-    /** (B, L, E) → (B, heads, L, E/heads). */
+    /**
+     * (B, L, E) → (B, heads, L, E/heads); closes {@code x}. The intermediate view is closed too: a view shares its
+     * base's storage, so an open one keeps a whole projection alive until the caller's scope ends.
+     */
     private NDArray splitHeads(NDArray x) {
         long[] s = x.getShape().getShape();
-        NDArray split = x.reshape(s[0], s[1], heads, s[2] / heads).transpose(0, 2, 1, 3);
-        x.close();
-        return split;
+        try (x; NDArray grouped = x.reshape(s[0], s[1], heads, s[2] / heads)) {
+            return grouped.transpose(0, 2, 1, 3);
+        }
     }
 
     public int heads() {

@@ -43,12 +43,15 @@ public final class ImageEncoder {
     /**
      * @param image (B, 3, R, R) preprocessed pixels
      * @param sink  receives every {@code vit.*} and {@code neck.*} stage
-     * @return the features, allocated in the image's manager; the caller closes them
+     * @return the features, allocated in the image's manager; the caller closes them. The trunk output is freed
+     *         once the neck has read it (it is only a stage, {@code vit.out}, after that).
      */
     public ImageFeatures encode(NDArray image, StageSink sink) {
-        NDArray trunkOut = trunk.forward(image, sink);
-        ModuleClock.lap("vit_trunk");
-        ImageFeatures features = neck.forward(trunkOut, sink);
+        ImageFeatures features;
+        try (NDArray trunkOut = trunk.forward(image, sink)) {
+            ModuleClock.lap("vit_trunk");
+            features = neck.forward(trunkOut, sink);
+        }
         ModuleClock.lap("neck");
         return features;
     }
