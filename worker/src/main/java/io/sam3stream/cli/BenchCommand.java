@@ -40,6 +40,14 @@ import picocli.CommandLine.Spec;
             BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class})
 public final class BenchCommand implements Callable<Integer> {
 
+    /**
+     * Intra-op threads of the tiny-checkpoint measurements. Its operators are too small to gain from a second
+     * thread, and on two cores the host stages, the broker and the facade need the other core: with two, each
+     * operator's fork-join waits for a thread the scheduler gave to someone else (measured: the forward several
+     * times slower as soon as the machine is loaded).
+     */
+    static final String SMALL_MODEL_THREADS = "1";
+
     /** The tiny golden checkpoint, where it lies in a source checkout. */
     static final Path TINY_CHECKPOINT = Path.of("worker/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
 
@@ -70,9 +78,10 @@ public final class BenchCommand implements Callable<Integer> {
         start(out, threads);
         forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3), log));
         imagingRows(table, ImagingBenchmark.run(10, 15, log));
-        pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, 200, log));
-        httpRows(table, Http.DEFAULT_RATE, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads,
-                Http.defaultLoad(), log));
+        int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
+        pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
+        httpRows(table, Http.DEFAULT_RATE, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint),
+                smallModelThreads, Http.defaultLoad(), log));
         finish(out, table);
         return 0;
     }
@@ -135,7 +144,8 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
+                description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
@@ -238,7 +248,8 @@ public final class BenchCommand implements Callable<Integer> {
                 description = "A running stack's facade, e.g. http://127.0.0.1:20000 (default: start one here).")
         private URI url;
 
-        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads of the worker.")
+        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
+                description = "libtorch intra-op threads of the worker started here (default: ${DEFAULT-VALUE}).")
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",

@@ -3,10 +3,13 @@ package io.sam3stream.facade.predict;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.avro.BoxLabel;
 import io.sam3stream.avro.MaskFormat;
 import io.sam3stream.avro.SegmentationRequest;
+import io.sam3stream.facade.http.ApiException;
 import io.sam3stream.facade.testing.TestImages;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -62,6 +65,18 @@ class PredictRequestParserTest {
 
         assertArrayEquals(PNG, bytes(r.getImage()));
         assertEquals(7, r.getMaxInstances());
+    }
+
+    @Test
+    void lineWrappedTextWithACharacterOutsideBase64IsStillRefused() {
+        String wrapped = TestImages.base64(PNG).replaceAll("(.{16})", "$1\\\\n");
+        String corrupt = wrapped.substring(0, 20) + "*" + wrapped.substring(21);
+
+        ApiException e = assertThrows(ApiException.class,
+                () -> parse("{\"image\": \"" + corrupt + "\", \"prompts\": [\"cat\"]}"));
+
+        assertEquals(400, e.status());
+        assertTrue(e.getMessage().contains("not valid base64"), e.getMessage());
     }
 
     private SegmentationRequest parse(String json) {
