@@ -262,7 +262,7 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
         private double seconds;
 
-        @Option(names = "--warmup-seconds", defaultValue = "15",
+        @Option(names = "--warmup-seconds", defaultValue = "60",
                 description = "Seconds of load before measuring (default: ${DEFAULT-VALUE}).")
         private double warmupSeconds;
 
@@ -270,7 +270,7 @@ public final class BenchCommand implements Callable<Integer> {
         private String maskFormat;
 
         static OverheadBenchmark.Load defaultLoad() {
-            return new OverheadBenchmark.Load(DEFAULT_RATE, 60, 15, "a red car", "png");
+            return new OverheadBenchmark.Load(DEFAULT_RATE, 60, 60, "a red car", "png");
         }
 
         @Override
