@@ -16,7 +16,11 @@ final class ImageCheck {
 
     /** The image bytes of the base64 text, or 400 naming what is wrong. */
     static byte[] decode(String base64, RequestLimits limits) {
-        byte[] image = decodeBase64(base64);
+        return check(decodeBase64(base64), limits);
+    }
+
+    /** The image bytes if they start like a PNG or JPEG within the limits, or 400 naming what is wrong. */
+    static byte[] check(byte[] image, RequestLimits limits) {
         ImageHeader header;
         try {
             header = ImageHeader.read(image);

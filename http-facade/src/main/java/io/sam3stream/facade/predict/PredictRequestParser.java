@@ -39,6 +39,7 @@ public final class PredictRequestParser {
 
     private final RequestLimits limits;
     private final ObjectReader reader;
+    private final ImageFirstTreeReader imageFirst;
 
     public PredictRequestParser(RequestLimits limits) {
         this.limits = limits;
@@ -50,6 +51,7 @@ public final class PredictRequestParser {
         factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         this.reader = new ObjectMapper(factory).reader()
                 .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.imageFirst = new ImageFirstTreeReader(reader);
     }
 
     /**
@@ -61,8 +63,11 @@ public final class PredictRequestParser {
      * @throws ApiException 422 or 400 as described above
      */
     public SegmentationRequest parse(byte[] body, String requestId, Instant deadline) {
-        JsonFields fields = JsonFields.of(readJson(body), "");
-        String imageBase64 = fields.requiredString("image");
+        JsonNode root = imageFirst.read(body).map(JsonNode.class::cast).orElseGet(() -> readJson(body));
+        JsonFields fields = JsonFields.of(root, "");
+        JsonNode imageNode = root.get(ImageFirstTreeReader.IMAGE);
+        String imageBase64 = imageNode != null && imageNode.isBinary() ? null
+                : fields.requiredString(ImageFirstTreeReader.IMAGE);
         List<Prompt> prompts = PromptReader.read(fields.requiredArray("prompts"), "prompts");
         double threshold = fields.number("threshold", DEFAULT_THRESHOLD, 0, 1);
         int maxInstances = fields.integer("max_instances", DEFAULT_MAX_INSTANCES, 1, MAX_INSTANCES_LIMIT);
@@ -71,7 +76,8 @@ public final class PredictRequestParser {
         Map<String, String> metadata = metadata(fields);
 
         checkPrompts(prompts);
-        byte[] image = ImageCheck.decode(imageBase64, limits);
+        byte[] image = imageBase64 == null ? ImageCheck.check(binary(imageNode), limits)
+                : ImageCheck.decode(imageBase64, limits);
         return SegmentationRequest.newBuilder()
                 .setRequestId(requestId)
                 .setImage(ByteBuffer.wrap(image))
@@ -83,6 +89,14 @@ public final class PredictRequestParser {
                 .setDeadline(deadline)
                 .setMetadata(metadata)
                 .build();
+    }
+
+    private static byte[] binary(JsonNode node) {
+        try {
+            return node.binaryValue();
+        } catch (IOException e) {
+            throw new IllegalStateException("a binary node without bytes", e);
+        }
     }
 
     private JsonNode readJson(byte[] body) {
