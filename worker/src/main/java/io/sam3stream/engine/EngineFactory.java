@@ -1,5 +1,8 @@
 package io.sam3stream.engine;
 
+import ai.djl.engine.Engine;
+import ai.djl.pytorch.engine.PtEngine;
+import ai.djl.pytorch.jni.JniUtils;
 import io.sam3stream.backend.nativebridge.DeviceSettings;
 import io.sam3stream.backend.nativebridge.NativeIslandModules;
 import io.sam3stream.backend.nativebridge.NativeIslands;
@@ -80,16 +83,21 @@ public final class EngineFactory {
     }
 
     /**
-     * Sets libtorch's intra-op threads from {@code SAM3_NUM_THREADS} (0 = every core this process may use) before
-     * the engine starts; inter-op parallelism is off because one forward runs at a time.
+     * Sets libtorch's intra-op threads from {@code SAM3_NUM_THREADS} (0 = every core this process may use);
+     * inter-op parallelism is off because one forward runs at a time.
      */
     public static int configureThreads(Settings settings) {
         int threads = settings.getInt(Knob.SAM3_NUM_THREADS, 0, 4096);
         if (threads == 0) {
             threads = Runtime.getRuntime().availableProcessors();
         }
+        // read once, when the PyTorch engine starts: the inter-op count can only be set before any parallel work
         System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(threads));
         System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
+        // a process whose engine has already started (a second engine, a benchmark changing settings) gets the
+        // intra-op count applied now rather than silently keeping the first one
+        Engine.getEngine(PtEngine.ENGINE_NAME);
+        JniUtils.setNumThreads(threads);
         return threads;
     }
 }
