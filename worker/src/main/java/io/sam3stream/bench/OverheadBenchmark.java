@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -48,10 +49,17 @@ public final class OverheadBenchmark {
     public record Load(double rate, double seconds, double warmupSeconds, String prompt, String maskFormat) {}
 
     /**
-     * @param load  what the load generator measured
-     * @param split the means of the facade's own timers over the measured load, when its {@code /metrics} answers
+     * @param load             what the load generator measured
+     * @param split            the means of the facade's own timers over the measured load, when its
+     *                         {@code /metrics} answers
+     * @param cpuMsPerRequest  CPU milliseconds the process spent per request sent during the measured load, when the
+     *                         stack ran in this process (load generator included)
      */
-    public record Measurement(LoadGenerator.Result load, Optional<FacadeTimers.Split> split) {}
+    public record Measurement(LoadGenerator.Result load, Optional<FacadeTimers.Split> split,
+            OptionalDouble cpuMsPerRequest) {}
+
+    /** Kinds of thread listed with their CPU per request. */
+    private static final int CPU_GROUPS_SHOWN = 10;
 
     private OverheadBenchmark() {}
 
@@ -70,7 +78,7 @@ public final class OverheadBenchmark {
                 .with(Knob.SAM3_PORT, "0");
         try (DevStack stack = DevStack.start(settings, ModelSource.checkpoint(checkpoint, Optional.empty()),
                 new DevStack.Options("127.0.0.1", dataDir, LoopbackPorts.freePair(), 0, null, null), log)) {
-            return against(URI.create("http://127.0.0.1:" + stack.httpPort()), load, log);
+            return measure(URI.create("http://127.0.0.1:" + stack.httpPort()), load, true, log);
         } finally {
             deleteTree(dataDir);
         }
@@ -82,6 +90,11 @@ public final class OverheadBenchmark {
      * @param base the facade's base URL, e.g. {@code http://127.0.0.1:20000}
      */
     public static Measurement against(URI base, Load load, Consumer<String> log) throws InterruptedException {
+        return measure(base, load, false, log);
+    }
+
+    private static Measurement measure(URI base, Load load, boolean stackInThisProcess, Consumer<String> log)
+            throws InterruptedException {
         LoadGenerator generator = new LoadGenerator(base.resolve("/predict"), requestBody(load), DEADLINE);
         if (load.warmupSeconds() > 0) {
             log.accept(String.format(Locale.ROOT, "warm-up: %.0f requests/s for %.0f s", load.rate(),
@@ -90,14 +103,25 @@ public final class OverheadBenchmark {
         }
         log.accept(String.format(Locale.ROOT, "measured: %.0f requests/s for %.0f s", load.rate(), load.seconds()));
         Optional<FacadeTimers> before = FacadeTimers.read(base);
+        ThreadCpu cpuBefore = ThreadCpu.snapshot();
         LoadGenerator.Result result = generator.run(load.rate(), load.seconds());
+        ThreadCpu cpuAfter = ThreadCpu.snapshot();
         describe(result, log);
         Optional<FacadeTimers> after = before.isPresent() ? FacadeTimers.read(base) : Optional.empty();
         Optional<FacadeTimers.Split> split = after.map(a -> a.since(before.get()));
         split.ifPresent(t -> log.accept(String.format(Locale.ROOT, "  facade timers, mean ms: handler %.2f (of which"
                 + " its own work %.2f, Kafka round trip %.2f = to the worker %.2f + worker %.2f + back %.2f)",
                 t.handler(), t.facadeWork(), t.roundTrip(), t.queue(), t.worker(), t.replyPath())));
-        return new Measurement(result, split);
+        OptionalDouble cpuMsPerRequest = OptionalDouble.empty();
+        if (stackInThisProcess) {
+            long sent = result.latency().getTotalCount() + result.failed();
+            cpuMsPerRequest = OptionalDouble.of(cpuAfter.processMillisPerUnitSince(cpuBefore, sent));
+            log.accept(String.format(Locale.ROOT, "  CPU per request, the whole process: %.1f ms; by kind of thread:",
+                    cpuMsPerRequest.getAsDouble()));
+            cpuAfter.millisPerUnitSince(cpuBefore, sent).entrySet().stream().limit(CPU_GROUPS_SHOWN).forEach(e ->
+                    log.accept(String.format(Locale.ROOT, "    %6.2f ms  %s", e.getValue(), e.getKey())));
+        }
+        return new Measurement(result, split, cpuMsPerRequest);
     }
 
     /** Percentiles of a microsecond histogram in milliseconds: {@code "p50 1.23, p90 ..., max ..."}. */

@@ -402,6 +402,8 @@ public final class BenchCommand implements Callable<Integer> {
         m.split().ifPresent(t -> table.note("  facade timers (means): handler's own work; Kafka to the worker;"
                 + " back to the facade", millis2(t.facadeWork()) + "; " + millis2(t.queue()) + "; "
                 + millis2(t.replyPath()), "-"));
+        m.cpuMsPerRequest().ifPresent(cpu -> table.note("  CPU per request, the whole process (stack and load"
+                + " generator)", String.format(Locale.ROOT, "%.1f ms", cpu), "-"));
     }
 
     private static String seconds(double s) {
