@@ -38,29 +38,13 @@ final class ImageCheck {
         return image;
     }
 
-    /**
-     * Strict base64, in one pass when the text is one line (the usual case: a megabyte-long string scanned twice
-     * costs the facade milliseconds per request). Base64 wrapped at 76 columns (MIME, {@code base64} without -w0)
-     * is common too; its line breaks carry no data and are dropped before a second, strict, attempt.
-     */
+    /** Base64 wrapped at 76 columns (MIME, {@code base64} without -w0) is common; line breaks carry no data. */
     private static byte[] decodeBase64(String text) {
         try {
-            return Base64.getDecoder().decode(text);
-        } catch (IllegalArgumentException notOneStrictLine) {
-            String stripped = withoutWhitespace(text);
-            if (stripped.length() == text.length()) {
-                throw notValid(notOneStrictLine);
-            }
-            try {
-                return Base64.getDecoder().decode(stripped);
-            } catch (IllegalArgumentException e) {
-                throw notValid(e);
-            }
+            return Base64.getDecoder().decode(withoutWhitespace(text));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("image: not valid base64 (" + e.getMessage() + ")");
         }
-    }
-
-    private static ApiException notValid(IllegalArgumentException e) {
-        return ApiException.badRequest("image: not valid base64 (" + e.getMessage() + ")");
     }
 
     private static String withoutWhitespace(String text) {
