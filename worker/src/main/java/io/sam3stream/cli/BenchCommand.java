@@ -80,8 +80,9 @@ public final class BenchCommand implements Callable<Integer> {
         imagingRows(table, ImagingBenchmark.run(10, 15, log));
         int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
         pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
-        httpRows(table, Http.DEFAULT_RATE, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint),
-                smallModelThreads, Http.defaultLoad(), log));
+        OverheadBenchmark.Load load = Http.defaultLoad();
+        httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), smallModelThreads,
+                load, log));
         finish(out, table);
         return 0;
     }
@@ -239,7 +240,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " load that records every latency) against the one-command stack, started here with a tiny"
                     + " checkpoint unless --url names a running one; a 640x480 PNG and one prompt per request."})
     static final class Http implements Callable<Integer> {
-        static final double DEFAULT_RATE = 50;
+        private static final String RATE = "50";
+        private static final String SECONDS = "60";
+        private static final String WARMUP_SECONDS = "60";
+        private static final String MASK_FORMAT = "png";
+        private static final String PROMPT = "a red car";
 
         @Spec
         private CommandSpec spec;
@@ -256,21 +261,22 @@ public final class BenchCommand implements Callable<Integer> {
                 description = "Small checkpoint of the stack started here (default: the tiny golden one).")
         private Path checkpoint;
 
-        @Option(names = "--rate", defaultValue = "50", description = "Requests per second (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--rate", defaultValue = RATE, description = "Requests per second (default: ${DEFAULT-VALUE}).")
         private double rate;
 
-        @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--seconds", defaultValue = SECONDS, description = "Measured seconds (default: ${DEFAULT-VALUE}).")
         private double seconds;
 
-        @Option(names = "--warmup-seconds", defaultValue = "60",
+        @Option(names = "--warmup-seconds", defaultValue = WARMUP_SECONDS,
                 description = "Seconds of load before measuring (default: ${DEFAULT-VALUE}).")
         private double warmupSeconds;
 
-        @Option(names = "--mask-format", defaultValue = "png", description = "png, rle or none (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--mask-format", defaultValue = MASK_FORMAT, description = "png, rle or none (default: ${DEFAULT-VALUE}).")
         private String maskFormat;
 
         static OverheadBenchmark.Load defaultLoad() {
-            return new OverheadBenchmark.Load(DEFAULT_RATE, 60, 60, "a red car", "png");
+            return new OverheadBenchmark.Load(Double.parseDouble(RATE), Double.parseDouble(SECONDS),
+                    Double.parseDouble(WARMUP_SECONDS), PROMPT, MASK_FORMAT);
         }
 
         @Override
@@ -278,12 +284,12 @@ public final class BenchCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             ResultTable table = new ResultTable();
             start(out, threads);
-            OverheadBenchmark.Load load = new OverheadBenchmark.Load(rate, seconds, warmupSeconds, "a red car",
-                    maskFormat);
+            OverheadBenchmark.Load load =
+                    new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
             OverheadBenchmark.Measurement result = url == null
                     ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, progress(out))
                     : OverheadBenchmark.against(url, load, progress(out));
-            httpRows(table, rate, result);
+            httpRows(table, load, result);
             finish(out, table);
             return result.load().failed() == 0 ? 0 : 1;
         }
@@ -386,10 +392,10 @@ public final class BenchCommand implements Callable<Integer> {
                 "-");
     }
 
-    private static void httpRows(ResultTable table, double rate, OverheadBenchmark.Measurement m) {
+    private static void httpRows(ResultTable table, OverheadBenchmark.Load load, OverheadBenchmark.Measurement m) {
         LoadGenerator.Result r = m.load();
-        String load = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", rate, r.ok());
-        table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + load + ")",
+        String offered = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", load.rate(), r.ok());
+        table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + offered + ")",
                 millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
                 OverheadBenchmark.millis(r.overhead(), 50) / 3, 1.0));
         table.add(new ResultTable.Row("facade + Kafka overhead p99", millis2(OverheadBenchmark.millis(r.overhead(), 99)),
