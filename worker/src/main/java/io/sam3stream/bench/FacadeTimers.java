@@ -18,7 +18,8 @@ import java.util.Optional;
  */
 public final class FacadeTimers {
 
-    private static final String HANDLER = "sam3_http_requests_seconds_%s{method=\"POST\",route=\"/predict\",status=\"200\"}";
+    private static final String HANDLER =
+            "sam3_http_requests_seconds_%s{method=\"POST\",route=\"/predict\",status=\"200\"}";
     private static final String ROUND_TRIP = "sam3_kafka_round_trip_seconds_%s";
     private static final String STAGE = "sam3_worker_stage_seconds_%s{stage=\"%s\"}";
 
@@ -33,7 +34,10 @@ public final class FacadeTimers {
      */
     public record Split(long calls, double handler, double roundTrip, double queue, double worker) {
 
-        /** Handler time outside the Kafka round trip: reading, validating and encoding the request, rendering the result. */
+        /**
+         * Handler time outside the Kafka round trip: reading, validating and encoding the request, rendering the
+         * result.
+         */
         public double facadeWork() {
             return handler - roundTrip;
         }

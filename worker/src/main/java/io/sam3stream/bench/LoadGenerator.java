@@ -167,7 +167,8 @@ public final class LoadGenerator {
                 return "none";
             }
             StringBuilder text = new StringBuilder();
-            counts.forEach((status, n) -> text.append(text.isEmpty() ? "" : ", ").append(status).append(" × ").append(n));
+            counts.forEach((status, n) ->
+                    text.append(text.isEmpty() ? "" : ", ").append(status).append(" × ").append(n));
             return text.toString();
         }
     }

@@ -264,14 +264,16 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--rate", defaultValue = RATE, description = "Requests per second (default: ${DEFAULT-VALUE}).")
         private double rate;
 
-        @Option(names = "--seconds", defaultValue = SECONDS, description = "Measured seconds (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--seconds", defaultValue = SECONDS,
+                description = "Measured seconds (default: ${DEFAULT-VALUE}).")
         private double seconds;
 
         @Option(names = "--warmup-seconds", defaultValue = WARMUP_SECONDS,
                 description = "Seconds of load before measuring (default: ${DEFAULT-VALUE}).")
         private double warmupSeconds;
 
-        @Option(names = "--mask-format", defaultValue = MASK_FORMAT, description = "png, rle or none (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--mask-format", defaultValue = MASK_FORMAT,
+                description = "png, rle or none (default: ${DEFAULT-VALUE}).")
         private String maskFormat;
 
         static OverheadBenchmark.Load defaultLoad() {
@@ -398,7 +400,8 @@ public final class BenchCommand implements Callable<Integer> {
         table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + offered + ")",
                 millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
                 OverheadBenchmark.millis(r.overhead(), 50) / 3, 1.0));
-        table.add(new ResultTable.Row("facade + Kafka overhead p99", millis2(OverheadBenchmark.millis(r.overhead(), 99)),
+        table.add(new ResultTable.Row("facade + Kafka overhead p99",
+                millis2(OverheadBenchmark.millis(r.overhead(), 99)),
                 "target 10 ms", OverheadBenchmark.millis(r.overhead(), 99) / 10, 1.0));
         table.note("  end-to-end latency", OverheadBenchmark.percentiles(r.latency()), "-");
         table.note("  worker time (timing_ms.total)", OverheadBenchmark.percentiles(r.worker()), "-");
