@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sam3stream.testing.SafetensorsBytes;
 import io.sam3stream.weights.CheckpointException;
 import io.sam3stream.weights.CheckpointLoader;
 import io.sam3stream.weights.SafetensorsFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -31,12 +29,8 @@ class SafetensorsHeaderSafetyTest {
     @TempDir
     Path dir;
 
-    /** A file with the given header length field, header text and {@code dataBytes} zero bytes of data. */
     private Path file(long headerLength, String header, int dataBytes) throws IOException {
-        byte[] text = header.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(8 + text.length + dataBytes).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(headerLength).put(text);
-        return Files.write(dir.resolve("hostile.safetensors"), b.array());
+        return SafetensorsBytes.write(dir.resolve("hostile.safetensors"), headerLength, header, dataBytes);
     }
 
     private Path file(String header, int dataBytes) throws IOException {

@@ -1,15 +1,6 @@
 package io.sam3stream.parity;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.sam3stream.model.Sam3Model;
-import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.ComputeOptions;
-import io.sam3stream.testing.TinyGolden;
-import io.sam3stream.weights.CheckpointLoader;
-import io.sam3stream.weights.WeightSource;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,18 +22,6 @@ class ControlParityTest {
     @ParameterizedTest
     @MethodSource("optionSets")
     void everyStageMatchesUpstream(ComputeOptions options) {
-        try (GoldenFolder folder = GoldenFolder.open(TinyGolden.dir());
-                WeightSource weights = CheckpointLoader.open(TinyGolden.dir().resolve("sam3-tiny.pt"));
-                Sam3Model model = Sam3Model.load(weights, folder.config(), NeckLevels.ALL);
-                ComputeOptions.Scope scope = options.activate()) {
-            StageRecorder recorder = new StageRecorder(folder.outputs().names());
-            ParityRun.run(model, folder, recorder);
-            ParityReport report = ParityCheck.compare(folder.outputs(), recorder.stages());
-
-            assertEquals(folder.outputs().names().size(), report.verdicts().size(),
-                    "not implemented: " + report.notImplemented());
-            assertTrue(report.passed(), report.failures().stream()
-                    .map(StageVerdict::reportLine).collect(Collectors.joining("\n")));
-        }
+        TinyGoldenParity.assertEveryStageMatches("sam3-tiny.pt", options);
     }
 }

@@ -3,11 +3,8 @@ package io.sam3stream.weights;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sam3stream.testing.SafetensorsBytes;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,12 +14,8 @@ class SafetensorsFileTest {
     @TempDir
     Path dir;
 
-    /** A file of a header length field, the given header text and {@code dataBytes} zero bytes. */
     private Path file(long headerLength, String header, int dataBytes) throws IOException {
-        byte[] text = header.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(8 + text.length + dataBytes).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(headerLength).put(text);
-        return Files.write(dir.resolve("t.safetensors"), b.array());
+        return SafetensorsBytes.write(dir.resolve("t.safetensors"), headerLength, header, dataBytes);
     }
 
     private static String refusal(Path file) {
