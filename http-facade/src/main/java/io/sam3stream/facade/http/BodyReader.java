@@ -1,7 +1,6 @@
 package io.sam3stream.facade.http;
 
 import io.javalin.http.Context;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,8 +31,7 @@ final class BodyReader {
     static byte[] read(Context ctx, long limit) {
         long declared = ctx.req().getContentLengthLong();
         // sized for the declared body, unless that is over the limit (refused before a byte is read)
-        ByteArrayOutputStream out =
-                new ByteArrayOutputStream(declared > 0 && declared <= limit ? (int) declared : 8192);
+        CappedBuffer out = new CappedBuffer(declared, (int) Math.min(Integer.MAX_VALUE, limit));
         transfer(ctx, limit, out);
         return out.toByteArray();
     }
