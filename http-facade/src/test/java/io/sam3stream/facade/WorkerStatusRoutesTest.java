@@ -86,7 +86,7 @@ class WorkerStatusRoutesTest {
             assertEquals("[1]", info.get("runtime").get("reply_partitions").toString());
             assertEquals(1, info.get("workers").size());
             assertEquals("worker-i", info.get("workers").get(0).get("worker_id").asText());
-            assertEquals("fp32", info.get("workers").get(0).get("runtime").get("SAM3_DTYPE").asText());
+            assertEquals("fp32", info.get("workers").get(0).get("runtime").get("SAM3_PRECISION").asText());
 
             JsonNode models = json(facade.get("/v1/models"));
             assertEquals("list", models.get("object").asText());

@@ -16,6 +16,13 @@ import java.util.Set;
  */
 public final class Settings {
 
+    /**
+     * Variables an earlier release read, with what replaced them: a process that is given one refuses to start
+     * rather than silently ignore what its operator asked for.
+     */
+    private static final Map<String, String> RETIRED = Map.of("SAM3_DTYPE",
+            "SAM3_PRECISION (auto | fp32 | bf16; bf16 now computes in bfloat16 as well as storing the weights in it)");
+
     /** {@code KAFKA_*} variables that are ours rather than client properties. */
     private static final Set<String> OWN_KAFKA_VARIABLES = Set.of(Knob.KAFKA_BOOTSTRAP_SERVERS.name());
 
@@ -32,8 +39,18 @@ public final class Settings {
         return from(System.getenv());
     }
 
-    /** Settings from an explicit environment map (missing or empty variables take their defaults). */
+    /**
+     * Settings from an explicit environment map (missing or empty variables take their defaults).
+     *
+     * @throws ConfigException if the map sets a retired variable (the message names its replacement)
+     */
     public static Settings from(Map<String, String> env) {
+        RETIRED.forEach((name, replacement) -> {
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) {
+                throw new ConfigException(name + " is no longer read; set " + replacement + " instead");
+            }
+        });
         Map<Knob, String> values = new EnumMap<>(Knob.class);
         for (Knob k : Knob.values()) {
             String v = env.get(k.name());

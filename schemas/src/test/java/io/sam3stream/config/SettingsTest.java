@@ -42,11 +42,18 @@ class SettingsTest {
 
     @Test
     void booleansChoicesAndListsAreParsedStrictly() {
-        Settings s = Settings.from(Map.of("TT_FUSED", "0", "SAM3_DTYPE", "BF16", "SAM3_API_KEYS", "a, b,,c"));
+        Settings s = Settings.from(Map.of("TT_FUSED", "0", "SAM3_PRECISION", "BF16", "SAM3_API_KEYS", "a, b,,c"));
         assertFalse(s.getBoolean(Knob.TT_FUSED));
-        assertEquals("bf16", s.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
+        assertEquals("bf16", s.getChoice(Knob.SAM3_PRECISION, "auto", "fp32", "bf16"));
         assertEquals(List.of("a", "b", "c"), s.getList(Knob.SAM3_API_KEYS));
         assertThrows(ConfigException.class, () -> s.with(Knob.TT_FUSED, "maybe").getBoolean(Knob.TT_FUSED));
         assertThrows(ConfigException.class, () -> s.getChoice(Knob.SAM3_BACKEND, "tt"));
+    }
+
+    @Test
+    void aRetiredVariableIsRefusedWithItsReplacementNamed() {
+        ConfigException e = assertThrows(ConfigException.class, () -> Settings.from(Map.of("SAM3_DTYPE", "bf16")));
+        assertTrue(e.getMessage().contains("SAM3_PRECISION"), e.getMessage());
+        assertEquals("auto", Settings.from(Map.of("SAM3_DTYPE", " ")).get(Knob.SAM3_PRECISION));
     }
 }

@@ -5,6 +5,7 @@ import io.sam3stream.config.Settings;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.Inference;
 import io.sam3stream.engine.ModelSource;
+import io.sam3stream.engine.PrecisionChoice;
 import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
@@ -19,10 +20,12 @@ import java.util.function.Consumer;
 
 /**
  * The full-size model (procedural weights) through the engine's {@link Sam3Segmenter#infer}: one 1008×1008 image
- * with one text prompt per forward, timed per module. Passes alternate between the optimised engine and, when asked,
- * the control ({@link ComputeOptions#PLAIN}) on the same loaded weights, after one warm-up forward of each; then
- * extra prompts on the image just seen (features cached) in each mode. Peak resident memory is tracked per forward,
- * with an image-feature cache of one entry.
+ * with one text prompt per forward, timed per module. Passes alternate between the modes, after one warm-up forward
+ * of each: the engine as it serves (in the precision {@code SAM3_PRECISION} selects); when that is not float32, a
+ * float32 engine built from the same weights, so that the precision's gain is measured side by side; and, when
+ * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights. Then extra prompts on the image just
+ * seen (features cached) in each mode. Peak resident memory is tracked per forward, with an image-feature cache of
+ * one entry; it only describes the served mode when that is the one model in the process.
  */
 public final class ForwardBenchmark {
 
@@ -36,8 +39,9 @@ public final class ForwardBenchmark {
      * @param passes       timed forwards per mode
      * @param control      also run every pass with all optimisations off
      * @param extraPrompts prompts after the first on a cached image (0..3)
+     * @param compareFp32  when the served precision is not float32, also build a float32 engine and alternate
      */
-    public record Options(int threads, int passes, boolean control, int extraPrompts) {
+    public record Options(int threads, int passes, boolean control, int extraPrompts, boolean compareFp32) {
         public Options {
             if (threads < 1 || passes < 1 || extraPrompts < 0 || extraPrompts > EXTRA_PROMPTS.size()) {
                 throw new IllegalArgumentException("threads and passes must be >= 1, extra prompts 0.."
@@ -50,7 +54,7 @@ public final class ForwardBenchmark {
     public record Forward(double seconds, double cpuSeconds, Map<String, Double> modules, long peakBytes) {}
 
     /** Every forward of one mode, and its extra prompts' seconds. */
-    public record ModeResult(ComputeOptions options, List<Forward> forwards, List<Double> extraPromptSeconds) {
+    public record ModeResult(String name, List<Forward> forwards, List<Double> extraPromptSeconds) {
 
         /** The median forward by wall time. */
         public Forward median() {
@@ -65,67 +69,95 @@ public final class ForwardBenchmark {
     }
 
     /**
-     * @param dtype           how the linear layers' weights were held ({@code SAM3_DTYPE})
-     * @param loadSeconds     weight generation and model construction
-     * @param residentAfterLoad resident bytes once the model is built
-     * @param loadPeakBytes   peak resident bytes up to the end of loading
-     * @param optimized       the engine as it serves
-     * @param control         every optimisation off, or null
+     * @param precision         the served precision and why ({@code PrecisionChoice#describe})
+     * @param servedIsFp32      whether the served mode computes in float32
+     * @param loadSeconds       weight generation and construction of the served model
+     * @param residentAfterLoad resident bytes once the served model is built
+     * @param loadPeakBytes     peak resident bytes up to the end of loading it
+     * @param singleModel       whether the served model was the only one in the process (memory rows are valid)
+     * @param served            the engine as it serves
+     * @param fp32              the float32 engine on the same weights, or null when the served one is float32
+     * @param control           every optimisation off (float32), or null
      */
-    public record Result(String dtype, double loadSeconds, long residentAfterLoad, long loadPeakBytes,
-            ModeResult optimized, ModeResult control) {}
+    public record Result(String precision, boolean servedIsFp32, double loadSeconds, long residentAfterLoad,
+            long loadPeakBytes, boolean singleModel, ModeResult served, ModeResult fp32, ModeResult control) {}
+
+    /** One way of running the forward: which engine, under which options. */
+    private record Mode(String name, Sam3Segmenter engine, ComputeOptions options) {}
 
     private ForwardBenchmark() {}
 
-    /** Loads the full-size model, runs the passes and prompts, closes the model. */
+    /** Loads the full-size model (twice when comparing precisions), runs the passes and prompts, closes them. */
     public static Result run(Options options, Consumer<String> log) {
         Settings settings = Settings.fromEnvironment()
                 .with(Knob.SAM3_NUM_THREADS, Integer.toString(options.threads()))
                 // one cached image, as upstream holds one: each cached image adds its feature maps to the peak
                 .with(Knob.SAM3_IMAGE_CACHE_MAX, "1");
+        PrecisionChoice choice = PrecisionChoice.of(settings);
+        boolean servedIsFp32 = choice.precision().isFp32();
         long start = System.nanoTime();
-        try (Sam3Segmenter engine = EngineFactory.create(settings, ModelSource.procedural(), log)) {
+        try (Sam3Segmenter served = EngineFactory.create(settings, ModelSource.procedural(), log)) {
             double loadSeconds = (System.nanoTime() - start) / 1e9;
             long resident = ProcessMemory.residentBytes();
             long loadPeak = ProcessMemory.peakBytes();
             log.accept(String.format(Locale.ROOT, "model built in %.1f s, resident %.2f GB (peak so far %.2f GB)",
                     loadSeconds, ProcessMemory.gigabytes(resident), ProcessMemory.gigabytes(loadPeak)));
-            List<ComputeOptions> modes = options.control()
-                    ? List.of(ComputeOptions.OPTIMIZED, ComputeOptions.PLAIN)
-                    : List.of(ComputeOptions.OPTIMIZED);
-            Map<ComputeOptions, List<Forward>> forwards = new LinkedHashMap<>();
-            Map<ComputeOptions, List<Double>> extra = new LinkedHashMap<>();
-            int variant = 0;
-            for (ComputeOptions mode : modes) {
-                log.accept("warm-up forward, optimisations: " + mode.describe());
-                timed(engine, mode, prepare(engine, ++variant, PROMPT), false, log, "warm-up");
-                forwards.put(mode, new ArrayList<>());
-                extra.put(mode, new ArrayList<>());
+            boolean second = !servedIsFp32 && (options.compareFp32() || options.control());
+            try (Sam3Segmenter fp32 = second
+                    ? EngineFactory.create(settings.with(Knob.SAM3_PRECISION, "fp32"), ModelSource.procedural(), log)
+                    : null) {
+                Sam3Segmenter fp32Engine = fp32 != null ? fp32 : served;
+                List<Mode> modes = new ArrayList<>();
+                modes.add(new Mode("served, " + choice.precision().label(), served, ComputeOptions.OPTIMIZED));
+                if (fp32 != null && options.compareFp32()) {
+                    modes.add(new Mode("fp32", fp32, ComputeOptions.OPTIMIZED));
+                }
+                if (options.control()) {
+                    modes.add(new Mode("control", fp32Engine, ComputeOptions.PLAIN));
+                }
+                Map<Mode, ModeResult> results = measure(modes, options, log);
+                return new Result(choice.describe(), servedIsFp32, loadSeconds, resident, loadPeak, fp32 == null,
+                        results.get(modes.get(0)),
+                        modes.stream().filter(m -> m.name().equals("fp32")).map(results::get).findFirst()
+                                .orElse(null),
+                        modes.stream().filter(m -> m.options() == ComputeOptions.PLAIN).map(results::get).findFirst()
+                                .orElse(null));
             }
-            for (int pass = 1; pass <= options.passes(); pass++) {
-                for (ComputeOptions mode : modes) {
-                    PreparedRequest image = prepare(engine, ++variant, PROMPT);
-                    forwards.get(mode).add(timed(engine, mode, image, false, log, "pass " + pass));
-                    if (pass == options.passes()) {
-                        // straight after the forward, while its image is the one the cache holds
-                        for (int i = 0; i < options.extraPrompts(); i++) {
-                            String prompt = EXTRA_PROMPTS.get(i) + (mode == modes.get(0) ? "" : " (control)");
-                            PreparedRequest sameImage = engine.prepare(SegmentRequest.of(image.request().image(),
-                                    prompt));
-                            extra.get(mode).add(timed(engine, mode, sameImage, true, log,
-                                    "prompt " + (i + 2) + " on a cached image").seconds());
-                        }
+        }
+    }
+
+    private static Map<Mode, ModeResult> measure(List<Mode> modes, Options options, Consumer<String> log) {
+        Map<Mode, List<Forward>> forwards = new LinkedHashMap<>();
+        Map<Mode, List<Double>> extra = new LinkedHashMap<>();
+        int variant = 0;
+        for (Mode mode : modes) {
+            log.accept("warm-up forward, " + mode.name() + ", optimisations: " + mode.options().describe());
+            timed(mode, prepare(mode.engine(), ++variant, PROMPT), false, log, "warm-up");
+            forwards.put(mode, new ArrayList<>());
+            extra.put(mode, new ArrayList<>());
+        }
+        for (int pass = 1; pass <= options.passes(); pass++) {
+            for (Mode mode : modes) {
+                PreparedRequest image = prepare(mode.engine(), ++variant, PROMPT);
+                forwards.get(mode).add(timed(mode, image, false, log, "pass " + pass));
+                if (pass == options.passes()) {
+                    // straight after the forward, while its image is the one the cache holds
+                    for (int i = 0; i < options.extraPrompts(); i++) {
+                        String prompt = EXTRA_PROMPTS.get(i) + (mode == modes.get(0) ? "" : " (" + mode.name() + ")");
+                        PreparedRequest sameImage = mode.engine().prepare(
+                                SegmentRequest.of(image.request().image(), prompt));
+                        extra.get(mode).add(timed(mode, sameImage, true, log,
+                                "prompt " + (i + 2) + " on a cached image").seconds());
                     }
                 }
             }
-            List<ModeResult> results = new ArrayList<>();
-            for (ComputeOptions mode : modes) {
-                results.add(new ModeResult(mode, List.copyOf(forwards.get(mode)), List.copyOf(extra.get(mode))));
-            }
-            return new Result(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"), loadSeconds, resident, loadPeak,
-                    results.get(0),
-                    results.size() > 1 ? results.get(1) : null);
         }
+        Map<Mode, ModeResult> results = new LinkedHashMap<>();
+        for (Mode mode : modes) {
+            results.put(mode, new ModeResult(mode.name(), List.copyOf(forwards.get(mode)),
+                    List.copyOf(extra.get(mode))));
+        }
+        return results;
     }
 
     private static PreparedRequest prepare(Sam3Segmenter engine, int variant, String prompt) {
@@ -139,14 +171,14 @@ public final class ForwardBenchmark {
      * @param expectCached whether the request's image features must come from the cache (an extra prompt) or must
      *                     not (a full forward); anything else means the benchmark is not measuring what it says
      */
-    private static Forward timed(Sam3Segmenter engine, ComputeOptions mode, PreparedRequest request,
-            boolean expectCached, Consumer<String> log, String label) {
+    private static Forward timed(Mode mode, PreparedRequest request, boolean expectCached, Consumer<String> log,
+            String label) {
         ProcessMemory.resetPeak();
         long start = System.nanoTime();
         long cpuStart = CpuClock.nanos();
         Map<String, Double> modules;
-        try (ComputeOptions.Scope scope = mode.activate(); ModuleClock clock = ModuleClock.start()) {
-            Inference inference = engine.infer(request);
+        try (ComputeOptions.Scope scope = mode.options().activate(); ModuleClock clock = ModuleClock.start()) {
+            Inference inference = mode.engine().infer(request);
             if (inference.imageFeaturesCached() != expectCached) {
                 throw new IllegalStateException(label + ": image features were "
                         + (inference.imageFeaturesCached() ? "" : "not ") + "cached");
@@ -157,7 +189,7 @@ public final class ForwardBenchmark {
         double cpuSeconds = (CpuClock.nanos() - cpuStart) / 1e9;
         Forward forward = new Forward(seconds, cpuSeconds, modules, ProcessMemory.peakBytes());
         log.accept(String.format(Locale.ROOT, "%s [%s]: %.2f s (cpu %.1f s) %s, peak %.2f GB, load %s", label,
-                mode == ComputeOptions.OPTIMIZED ? "optimised" : "control", seconds, cpuSeconds,
+                mode.name(), seconds, cpuSeconds,
                 formatModules(modules), ProcessMemory.gigabytes(forward.peakBytes()), MachineInfo.loadAverage()));
         return forward;
     }

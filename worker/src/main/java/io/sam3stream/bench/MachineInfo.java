@@ -1,5 +1,6 @@
 package io.sam3stream.bench;
 
+import io.sam3stream.engine.CpuFeatures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,15 +16,11 @@ public final class MachineInfo {
 
     private MachineInfo() {}
 
-    /** One line: model, cores, AVX2 / AVX-512 / AVX512-BF16 presence, memory, load average. */
+    /** One line: model and the flags that pick libtorch's kernels, cores, memory, load average. */
     public static String describe() {
-        List<String> cpu = lines("/proc/cpuinfo");
-        String model = field(cpu, "model name");
-        String flags = " " + field(cpu, "flags") + " ";
-        return String.format(Locale.ROOT, "%s, %d cores for this process, avx2 %s, avx512f %s, avx512_bf16 %s,"
-                        + " memory %s, load average %s", model, Runtime.getRuntime().availableProcessors(),
-                yesNo(flags.contains(" avx2 ")), yesNo(flags.contains(" avx512f ")),
-                yesNo(flags.contains(" avx512_bf16 ")), field(lines("/proc/meminfo"), "MemTotal"), loadAverage());
+        return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, load average %s",
+                CpuFeatures.host().summary(), Runtime.getRuntime().availableProcessors(),
+                field(lines("/proc/meminfo"), "MemTotal"), loadAverage());
     }
 
     /** The 1-, 5- and 15-minute load averages. */
@@ -34,10 +31,6 @@ public final class MachineInfo {
         }
         String[] parts = load.get(0).split(" ");
         return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : "?";
-    }
-
-    private static String yesNo(boolean present) {
-        return present ? "yes" : "no";
     }
 
     private static String field(List<String> lines, String key) {

@@ -13,7 +13,9 @@ import io.sam3stream.bench.ResultTable;
 import io.sam3stream.bench.UpstreamAnchor;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
+import io.sam3stream.engine.CpuFeatures;
 import io.sam3stream.engine.EngineFactory;
+import io.sam3stream.engine.PrecisionChoice;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -76,7 +78,8 @@ public final class BenchCommand implements Callable<Integer> {
         Consumer<String> log = progress(out);
         ResultTable table = new ResultTable();
         start(out, threads);
-        forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3), log));
+        forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3, true),
+                log));
         imagingRows(table, ImagingBenchmark.run(10, 15, log));
         int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
         pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
@@ -89,8 +92,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** {@code sam3 bench forward}. */
     @Command(name = "forward", mixinStandardHelpOptions = true,
-            description = {"Full-size forward (procedural weights, 1008x1008, one prompt, fp32) per module, its control"
-                    + " in the same process, extra prompts 2..4 on the cached image, and peak resident memory."})
+            description = {"Full-size forward (procedural weights, 1008x1008, one prompt) per module in the precision"
+                    + " SAM3_PRECISION selects, side by side with an fp32 engine on the same weights when that"
+                    + " precision is not fp32, the control (every optimisation off, fp32) in the same process, extra"
+                    + " prompts 2..4 on the cached image, and peak resident memory (with --no-fp32 and"
+                    + " --no-control, so that one model is in the process)."})
     static final class Forward implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -107,13 +113,17 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--extra-prompts", defaultValue = "3", description = "Prompts after the first (0..3).")
         private int extraPrompts;
 
+        @Option(names = "--no-fp32", description = "Do not build an fp32 engine beside a bf16 one.")
+        private boolean noFp32;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             ResultTable table = new ResultTable();
             start(out, threads);
             forwardRows(table, ForwardBenchmark.run(
-                    new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts), progress(out)));
+                    new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32),
+                    progress(out)));
             finish(out, table);
             return 0;
         }
@@ -204,8 +214,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** {@code sam3 bench precision}. */
     @Command(name = "precision", mixinStandardHelpOptions = true,
-            description = {"The ViT's largest matrix product in float32, in bfloat16, and with a bfloat16-held weight"
-                    + " widened to float32 (SAM3_DTYPE=bf16)."})
+            description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention) in float32 and"
+                    + " in bfloat16, interleaved, with the CPU's flags and what SAM3_PRECISION=auto picks here."})
     static final class Precision implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -221,14 +231,13 @@ public final class BenchCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             ResultTable table = new ResultTable();
             start(out, threads);
-            PrecisionBenchmark.Result r = PrecisionBenchmark.run(runs, progress(out));
-            table.add(new ResultTable.Row("fc1 product, bfloat16 operands", millis(r.bf16Ms()),
-                    "float32 " + millis(r.fp32Ms()), r.bf16Ms() / r.fp32Ms(), Double.NaN));
-            table.add(new ResultTable.Row("fc1 product, bfloat16 operands, CPU time", millis(r.bf16CpuMs()),
-                    "float32 " + millis(r.fp32CpuMs()), r.bf16CpuMs() / r.fp32CpuMs(), Double.NaN));
-            table.add(new ResultTable.Row("fc1 product, bfloat16 weight widened to float32, CPU time",
-                    millis(r.bf16WeightCpuMs()), "float32 " + millis(r.fp32CpuMs()),
-                    r.bf16WeightCpuMs() / r.fp32CpuMs(), Double.NaN));
+            out.println("SAM3_PRECISION=auto picks " + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
+            for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, progress(out))) {
+                table.add(new ResultTable.Row(c.operator() + ", bf16", millis(c.bf16Ms()),
+                        "fp32 " + millis(c.fp32Ms()), c.bf16Ms() / c.fp32Ms(), Double.NaN));
+                table.add(new ResultTable.Row(c.operator() + ", bf16, CPU time", millis(c.bf16CpuMs()),
+                        "fp32 " + millis(c.fp32CpuMs()), c.bf16CpuMs() / c.fp32CpuMs(), Double.NaN));
+            }
             finish(out, table);
             return 0;
         }
@@ -326,50 +335,76 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
-        ForwardBenchmark.Forward opt = r.optimized().median();
-        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + r.dtype() + " weights",
-                seconds(opt.seconds()),
+        ForwardBenchmark.Forward served = r.served().median();
+        String precision = r.served().name().substring("served, ".length());
+        table.note("precision", r.precision(), "-");
+        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + precision, seconds(served.seconds()),
                 "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
-                opt.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
+                served.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
+        ForwardBenchmark.Forward fp32 = r.fp32() == null ? null : r.fp32().median();
+        if (fp32 != null) {
+            table.add(new ResultTable.Row("full-size forward vs fp32 (same process, same weights)",
+                    seconds(served.seconds()), "fp32 " + seconds(fp32.seconds()), served.seconds() / fp32.seconds(),
+                    0.4));
+            table.add(new ResultTable.Row("full-size forward vs fp32, CPU time", seconds(served.cpuSeconds()),
+                    "fp32 " + seconds(fp32.cpuSeconds()), served.cpuSeconds() / fp32.cpuSeconds(), Double.NaN));
+            Double vit = served.modules().get("vit_trunk");
+            Double fp32Vit = fp32.modules().get("vit_trunk");
+            if (vit != null && fp32Vit != null) {
+                table.add(new ResultTable.Row("ViT trunk vs fp32", seconds(vit), "fp32 " + seconds(fp32Vit),
+                        vit / fp32Vit, 0.35));
+            }
+        }
         ForwardBenchmark.Forward control = r.control() == null ? null : r.control().median();
         if (control != null) {
-            table.add(new ResultTable.Row("full-size forward vs control (same process)", seconds(opt.seconds()),
-                    "control " + seconds(control.seconds()), opt.seconds() / control.seconds(), Double.NaN));
-            table.add(new ResultTable.Row("full-size forward vs control, CPU time", seconds(opt.cpuSeconds()),
-                    "control " + seconds(control.cpuSeconds()), opt.cpuSeconds() / control.cpuSeconds(),
+            table.add(new ResultTable.Row("full-size forward vs control (same process)", seconds(served.seconds()),
+                    "control " + seconds(control.seconds()), served.seconds() / control.seconds(), Double.NaN));
+            table.add(new ResultTable.Row("full-size forward vs control, CPU time", seconds(served.cpuSeconds()),
+                    "control " + seconds(control.cpuSeconds()), served.cpuSeconds() / control.cpuSeconds(),
                     Double.NaN));
         }
-        opt.modules().forEach((module, s) -> {
+        served.modules().forEach((module, s) -> {
             Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
-            String measured = seconds(s) + (control == null ? ""
-                    : " (control " + seconds(control.modules().getOrDefault(module, Double.NaN)) + ")");
+            String measured = seconds(s) + besides("fp32", fp32, module) + besides("control", control, module);
             table.add(new ResultTable.Row("  module " + module, measured,
                     upstream == null ? "-" : "upstream " + seconds(upstream),
                     upstream == null ? Double.NaN : s / upstream, Double.NaN));
         });
-        List<Double> extra = r.optimized().extraPromptSeconds();
-        for (int i = 0; i < extra.size(); i++) {
-            table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image", seconds(extra.get(i)),
-                    "full forward " + seconds(opt.seconds()), extra.get(i) / opt.seconds(), 0.1));
+        extraPromptRows(table, r.served(), "", served, 0.1);
+        if (r.fp32() != null) {
+            extraPromptRows(table, r.fp32(), ", fp32", fp32, Double.NaN);
         }
-        if (control != null) {
-            List<Double> controlExtra = r.control().extraPromptSeconds();
-            for (int i = 0; i < controlExtra.size(); i++) {
-                table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image, control",
-                        seconds(controlExtra.get(i)), "control full forward " + seconds(control.seconds()),
-                        controlExtra.get(i) / control.seconds(), Double.NaN));
-            }
+        if (r.control() != null) {
+            extraPromptRows(table, r.control(), ", control", control, Double.NaN);
         }
-        table.note("resident after building the model (" + r.dtype() + " weights)", gigabytes(r.residentAfterLoad()),
+        if (!r.singleModel()) {
+            table.note("memory", "not measured: two models in the process", "run with --no-fp32 --no-control");
+            return;
+        }
+        table.note("resident after building the model (" + precision + ")", gigabytes(r.residentAfterLoad()),
                 "upstream 4.0 GB");
         table.note("peak resident while building the model", gigabytes(r.loadPeakBytes()), "-");
-        long peak = r.optimized().peakBytes();
-        double target = r.dtype().equals("bf16") ? 2.5e9 : 4.5e9;
-        table.add(new ResultTable.Row("peak resident during a forward, " + r.dtype() + " weights", gigabytes(peak),
+        long peak = r.served().peakBytes();
+        double target = r.servedIsFp32() ? 4.5e9 : 2.5e9;
+        table.add(new ResultTable.Row("peak resident during a forward, " + precision, gigabytes(peak),
                 "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + " (fp32); target " + gigabytes((long) target),
                 (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, target / UpstreamAnchor.PEAK_RSS_BYTES));
         if (control != null) {
             table.note("peak resident during a forward, control", gigabytes(r.control().peakBytes()), "-");
+        }
+    }
+
+    /** " (fp32 1.23 s)" for a module of another mode, or "" when that mode did not run. */
+    private static String besides(String name, ForwardBenchmark.Forward other, String module) {
+        return other == null ? "" : " (" + name + " " + seconds(other.modules().getOrDefault(module, Double.NaN)) + ")";
+    }
+
+    private static void extraPromptRows(ResultTable table, ForwardBenchmark.ModeResult mode, String suffix,
+            ForwardBenchmark.Forward full, double goal) {
+        List<Double> extra = mode.extraPromptSeconds();
+        for (int i = 0; i < extra.size(); i++) {
+            table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image" + suffix, seconds(extra.get(i)),
+                    "full forward" + suffix + " " + seconds(full.seconds()), extra.get(i) / full.seconds(), goal));
         }
     }
 

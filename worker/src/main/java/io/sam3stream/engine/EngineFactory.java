@@ -12,7 +12,7 @@ import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.neck.NeckLevels;
-import io.sam3stream.model.nn.WeightPrecision;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.ClipTokenizer;
 import io.sam3stream.weights.WeightSource;
@@ -35,6 +35,7 @@ public final class EngineFactory {
     public static Sam3Segmenter create(Settings settings, ModelSource source, Consumer<String> progress) {
         int threads = configureThreads(settings);
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
+        PrecisionChoice precision = PrecisionChoice.of(settings);
         Sam3Model model = loadModel(settings, source, NeckLevels.USED, progress);
         Map<String, String> env = new HashMap<>();
         if (settings.isSet(Knob.SAM3_BPE_PATH)) {
@@ -45,7 +46,7 @@ public final class EngineFactory {
                 settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE)));
         String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : model.deviceDescription();
         EngineInfo info = new EngineInfo(backend, device, source.repo(), source.revision(),
-                source.checkpoint(), source.config().resolution());
+                source.checkpoint(), source.config().resolution(), precision.describe());
         return new Sam3Segmenter(model, tokenizer, decoder, settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 64),
                 settings.getInt(Knob.SAM3_IMAGE_CACHE_MAX, 0, 1024), settings.getInt(Knob.SAM3_TEXT_CACHE_MAX, 0, 1 << 20),
                 info);
@@ -64,8 +65,10 @@ public final class EngineFactory {
             throw new IllegalStateException("SAM3_BACKEND=tt needs SAM3_NATIVE_LIB to name the ttnn build of the"
                     + " native library (see native/README.md)");
         }
-        WeightPrecision precision = WeightPrecision.of(settings.getChoice(Knob.SAM3_DTYPE, "fp32", "bf16"));
-        progress.accept("Loading checkpoint " + source.checkpoint() + " (" + precision + " weights) ...");
+        PrecisionChoice choice = PrecisionChoice.of(settings);
+        Precision precision = choice.precision();
+        progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
+        progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
         try (WeightSource weights = source.weights()) {
             if (backend.equals("cpu")) {
                 progress.accept("Opening device cpu ...");

@@ -9,6 +9,7 @@ package io.sam3stream.engine;
  * @param modelRevision  weights revision, or "local"
  * @param checkpoint     the checkpoint file or source actually loaded
  * @param inputSize      model input side
+ * @param precision      what the model computes in and why ({@link PrecisionChoice#describe})
  */
 public record EngineInfo(String backend, String device, String modelRepo, String modelRevision, String checkpoint,
-        int inputSize) {}
+        int inputSize, String precision) {}

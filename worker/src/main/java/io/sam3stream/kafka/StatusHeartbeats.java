@@ -6,6 +6,8 @@ import io.sam3stream.engine.EngineInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +33,9 @@ public final class StatusHeartbeats implements AutoCloseable {
 
     /** Time between heartbeats: a reader notices a dead worker within a few of them. */
     public static final Duration INTERVAL = Duration.ofSeconds(3);
+
+    /** Runtime entry with the precision the engine computes in and why ({@code /info} shows it per worker). */
+    public static final String PRECISION = "precision";
 
     /** How long the last status may take to reach the brokers when the worker stops. */
     private static final Duration FINAL_SEND_TIMEOUT = Duration.ofSeconds(10);
@@ -133,6 +138,13 @@ public final class StatusHeartbeats implements AutoCloseable {
                 serializer.serialize(config.workersTopic(), status)));
     }
 
+    /** The configured switches, and what the engine resolved them to once it is loaded ({@code precision}). */
+    private Map<String, String> runtime() {
+        Map<String, String> runtime = new LinkedHashMap<>(config.runtime());
+        runtime.put(PRECISION, engine.precision());
+        return runtime;
+    }
+
     private synchronized WorkerStatus status() {
         return WorkerStatus.newBuilder()
                 .setWorkerId(config.workerId())
@@ -143,7 +155,7 @@ public final class StatusHeartbeats implements AutoCloseable {
                 .setModelRevision(engine.modelRevision())
                 .setCheckpointPath(engine.checkpoint())
                 .setLimits(config.limits())
-                .setRuntime(config.runtime())
+                .setRuntime(runtime())
                 .setSourceCommit(StatusHeartbeats.class.getPackage().getImplementationVersion())
                 .setLastForwardMs(lastForwardMs)
                 .setHeartbeatIntervalMs((int) INTERVAL.toMillis())

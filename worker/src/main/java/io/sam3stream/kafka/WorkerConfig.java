@@ -39,7 +39,7 @@ public record WorkerConfig(String workerId, String bootstrapServers, String sche
         Map<String, String> runtime, Properties kafkaOverrides) {
 
     /** Knobs that change how the engine runs without changing its answers; heartbeats report them. */
-    private static final List<Knob> RUNTIME_KNOBS = List.of(Knob.SAM3_DTYPE, Knob.SAM3_NUM_THREADS,
+    private static final List<Knob> RUNTIME_KNOBS = List.of(Knob.SAM3_PRECISION, Knob.SAM3_NUM_THREADS,
             Knob.SAM3_TEXT_CACHE_MAX, Knob.SAM3_IMAGE_CACHE_MAX, Knob.SAM3_WARMUP_RUNS, Knob.TT_DEVICE_ID,
             Knob.TT_MESH_SHAPE, Knob.TT_FUSED);
 

@@ -61,7 +61,7 @@ public final class WorkerService implements AutoCloseable {
         this.progress = progress;
         this.config = WorkerConfig.from(settings);
         this.expected = new EngineInfo(settings.get(Knob.SAM3_BACKEND), settings.get(Knob.SAM3_BACKEND),
-                settings.get(Knob.HF_MODEL), "", null, 0);
+                settings.get(Knob.HF_MODEL), "", null, 0, "SAM3_PRECISION=" + settings.get(Knob.SAM3_PRECISION));
         this.engineLoader = engineLoader;
     }
 

@@ -14,7 +14,7 @@ import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
-import io.sam3stream.model.nn.WeightPrecision;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.prompt.GeometryEncoding;
 import io.sam3stream.model.prompt.GeometryPrompt;
 import io.sam3stream.model.prompt.PromptSequence;
@@ -79,16 +79,16 @@ public final class Sam3Model implements AutoCloseable {
      *               reproduce every upstream stage
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels) {
-        return load(source, config, levels, WeightPrecision.FP32, null);
+        return load(source, config, levels, Precision.FP32, null);
     }
 
     /**
-     * Builds the model from canonical-named weights, the matrices of its linear layers held in {@code precision}.
+     * Builds the model from canonical-named weights, computing in {@code precision}.
      *
      * @see #load(WeightSource, Sam3Config, NeckLevels)
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
-            WeightPrecision precision) {
+            Precision precision) {
         return load(source, config, levels, precision, null);
     }
 
@@ -96,11 +96,11 @@ public final class Sam3Model implements AutoCloseable {
      * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
      * weights are not loaded here.
      *
-     * @param precision how the linear layers' matrices are held in DJL
+     * @param precision what the parts that run in DJL compute in
      * @param islands   the islands, or null to run them in DJL like everything else
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
-            WeightPrecision precision, Islands islands) {
+            Precision precision, Islands islands) {
         NDManager manager = NDManager.newBaseManager();
         try {
             Params root = Params.root(source, manager, precision);

@@ -7,16 +7,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compares recorded stages with a golden folder's full outputs, each under the rule its kind calls for: float
- * stages within 1e-4 × (1 + max|ref|); boolean and integer stages exactly; pixel boxes within 0.5 px; binary
- * masks by {@link StageComparison#masks}.
+ * Compares recorded stages with a golden folder's full outputs, each under the rule its kind calls for, with the
+ * figures of the {@link ParityBounds} of the run's precision (float32's in brackets): float stages within
+ * relative × (1 + max|ref|) (1e-4); boolean and integer stages exactly; pixel boxes within a few tenths of a pixel
+ * (0.5 px); binary masks by {@link StageComparison#masks}.
  */
 public final class ParityCheck {
 
     private ParityCheck() {}
 
-    /** Compares every stage of {@code reference} (an {@code outputs.safetensors}) with what was recorded. */
+    /** Compares every stage of {@code reference} (an {@code outputs.safetensors}) under float32's bounds. */
     public static ParityReport compare(SafetensorsFile reference, Map<String, RecordedStage> recorded) {
+        return compare(reference, recorded, ParityBounds.FP32);
+    }
+
+    /** Compares every stage of {@code reference} (an {@code outputs.safetensors}) with what was recorded. */
+    public static ParityReport compare(SafetensorsFile reference, Map<String, RecordedStage> recorded,
+            ParityBounds bounds) {
         List<StageVerdict> comparisons = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String stage : reference.names()) {
@@ -26,25 +33,27 @@ public final class ParityCheck {
                 continue;
             }
             RawTensor ref = reference.get(stage);
-            comparisons.add(compareOne(stage, actual, ref, reference));
+            comparisons.add(compareOne(stage, actual, ref, reference, bounds));
         }
         return new ParityReport(comparisons, missing);
     }
 
     private static StageComparison compareOne(String stage, RecordedStage actual, RawTensor ref,
-            SafetensorsFile reference) {
+            SafetensorsFile reference, ParityBounds bounds) {
         if (stage.endsWith(".masks") && stage.contains(".post_t")) {
             String probabilities = stage.substring(0, stage.length() - "masks".length()) + "mask_probs";
             return StageComparison.masks(stage, actual.shape(), toBooleans(actual.values()), ref.shape(),
-                    ref.toBooleans(), reference.get(probabilities).toFloats());
+                    ref.toBooleans(), reference.get(probabilities).toFloats(), bounds);
         }
         if (!ref.dtype().isFloating()) {
             return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(), 0);
         }
         if (stage.endsWith(".boxes_xyxy_px")) {
-            return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(), 0.5);
+            return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(),
+                    bounds.boxPixels());
         }
-        return StageComparison.of(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats());
+        return StageComparison.relative(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(),
+                bounds.relative());
     }
 
     private static boolean[] toBooleans(float[] values) {

@@ -21,11 +21,17 @@ public record SampledComparison(String stage, String detail, double maxSampleDif
         TensorStatistics actual, TensorStatistics reference, double tolerance) implements StageVerdict {
 
     /** Bound on every difference of a large stage, as a multiple of the reference tensor's standard deviation. */
-    public static final double RELATIVE_TOLERANCE = 1e-3;
+    public static final double RELATIVE_TOLERANCE = ParityBounds.FP32.sampledStdFraction();
 
-    /** Compares a recorded large stage with its reference. */
+    /** Compares a recorded large stage with its reference under float32's bound. */
     public static SampledComparison of(String stage, SampledStage actual, SampledStage reference) {
-        double tolerance = RELATIVE_TOLERANCE * reference.statistics().std();
+        return of(stage, actual, reference, RELATIVE_TOLERANCE);
+    }
+
+    /** Compares a recorded large stage with its reference: every difference ≤ {@code stdFraction} × ref std. */
+    public static SampledComparison of(String stage, SampledStage actual, SampledStage reference,
+            double stdFraction) {
+        double tolerance = stdFraction * reference.statistics().std();
         if (!Arrays.equals(actual.shape(), reference.shape())) {
             return failure(stage, "shape " + Arrays.toString(actual.shape()) + " but reference has "
                     + Arrays.toString(reference.shape()), actual, reference, tolerance);

@@ -15,24 +15,24 @@ package io.sam3stream.parity;
 public record StageComparison(String stage, double maxAbsDiff, double meanAbsDiff, double cosine, double tolerance,
         String detail, boolean mask) implements StageVerdict {
 
-    /** Relative tolerance of float stages: max abs diff ≤ 1e-4 × (1 + max |reference|). */
-    public static final double RELATIVE_TOLERANCE = 1e-4;
-
-    /** Mask pixels whose reference probability is this close to 0.5 may flip. */
-    public static final double MASK_FLIP_MARGIN = 1e-4;
-
-    /** Smallest IoU of a binary mask with its reference. */
-    public static final double MIN_MASK_IOU = 0.999;
+    /** Relative tolerance of float stages in float32: max abs diff ≤ 1e-4 × (1 + max |reference|). */
+    public static final double RELATIVE_TOLERANCE = ParityBounds.FP32.relative();
 
     @Override
     public boolean passed() {
         return detail.isEmpty() && (mask || maxAbsDiff <= tolerance);
     }
 
-    /** Compares two tensors of the same shape under the float-stage tolerance. */
+    /** Compares two tensors of the same shape under float32's float-stage tolerance. */
     public static StageComparison of(String stage, long[] actualShape, float[] actual, long[] referenceShape,
             float[] reference) {
-        return compare(stage, actualShape, actual, referenceShape, reference, Double.NaN);
+        return relative(stage, actualShape, actual, referenceShape, reference, RELATIVE_TOLERANCE);
+    }
+
+    /** Compares two tensors of the same shape: max abs diff ≤ {@code relative} × (1 + max |reference|). */
+    public static StageComparison relative(String stage, long[] actualShape, float[] actual, long[] referenceShape,
+            float[] reference, double relative) {
+        return compare(stage, actualShape, actual, referenceShape, reference, Double.NaN, relative);
     }
 
     /**
@@ -41,15 +41,16 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
      */
     public static StageComparison absolute(String stage, long[] actualShape, float[] actual, long[] referenceShape,
             float[] reference, double bound) {
-        return compare(stage, actualShape, actual, referenceShape, reference, bound);
+        return compare(stage, actualShape, actual, referenceShape, reference, bound, Double.NaN);
     }
 
     /**
-     * Binary masks: identical except at pixels whose reference probability lies within 1e-4 of 0.5 (where a
-     * float difference far below the tolerance may flip the threshold), and an IoU of at least 0.999 overall.
+     * Binary masks: identical except at pixels whose reference probability lies within the bounds' flip margin of
+     * 0.5 (in float32 1e-4, where a float difference far below the tolerance may flip the threshold), and an IoU of
+     * at least the bounds' minimum overall.
      */
     public static StageComparison masks(String stage, long[] actualShape, boolean[] actual, long[] referenceShape,
-            boolean[] reference, float[] referenceProbability) {
+            boolean[] reference, float[] referenceProbability, ParityBounds bounds) {
         if (!java.util.Arrays.equals(actualShape, referenceShape)) {
             return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
                     "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
@@ -68,7 +69,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
             }
             if (actual[i] != reference[i]) {
                 flips++;
-                if (Math.abs(referenceProbability[i] - 0.5f) > MASK_FLIP_MARGIN) {
+                if (Math.abs(referenceProbability[i] - 0.5f) > bounds.maskFlipMargin()) {
                     unexplained++;
                 }
             }
@@ -76,12 +77,12 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         double iou = union == 0 ? 1.0 : (double) intersection / union;
         String detail = unexplained > 0
                 ? unexplained + " pixels differ away from the 0.5 boundary"
-                : iou < MIN_MASK_IOU ? String.format("IoU %.6f below %.3f", iou, MIN_MASK_IOU) : "";
+                : iou < bounds.minMaskIou() ? String.format("IoU %.6f below %.3f", iou, bounds.minMaskIou()) : "";
         return new StageComparison(stage, flips, (double) flips / Math.max(1, actual.length), iou, 0, detail, true);
     }
 
     private static StageComparison compare(String stage, long[] actualShape, float[] actual, long[] referenceShape,
-            float[] reference, double absoluteBound) {
+            float[] reference, double absoluteBound, double relative) {
         if (!java.util.Arrays.equals(actualShape, referenceShape)) {
             return new StageComparison(stage, Double.NaN, Double.NaN, Double.NaN, 0,
                     "shape " + java.util.Arrays.toString(actualShape) + " but reference has "
@@ -109,7 +110,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
         }
         double cosine = na == 0 && nr == 0 ? 1.0 : dot / Math.sqrt(na * nr);
         double mean = actual.length == 0 ? 0 : sumAbs / actual.length;
-        double tolerance = Double.isNaN(absoluteBound) ? RELATIVE_TOLERANCE * (1 + maxRef) : absoluteBound;
+        double tolerance = Double.isNaN(absoluteBound) ? relative * (1 + maxRef) : absoluteBound;
         return new StageComparison(stage, maxAbs, mean, cosine, tolerance, "", false);
     }
 

@@ -46,7 +46,7 @@ class DevStackEndToEndTest {
     static void start() throws Exception {
         dataDir = Files.createTempDirectory("sam3-dev-e2e");
         Settings settings = Settings.from(Map.of("SAM3_PORT", "0", "SAM3_WARMUP_RUNS", "1",
-                "SAM3_WORKER_ID", "e2e-worker"));
+                "SAM3_WORKER_ID", "e2e-worker", "SAM3_PRECISION", "fp32"));
         ModelSource model = ModelSource.checkpoint(TinyGolden.dir().resolve("sam3-tiny.pt"), Optional.empty());
         stack = DevStack.start(settings, model,
                 new DevStack.Options("127.0.0.1", dataDir, LoopbackPorts.freePair(), 0, null, null), line -> {});

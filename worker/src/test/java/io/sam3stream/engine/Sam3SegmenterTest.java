@@ -30,7 +30,7 @@ class Sam3SegmenterTest {
 
     @BeforeAll
     static void load() throws IOException {
-        segmenter = EngineFactory.create(Settings.from(Map.of("SAM3_MAX_PROMPTS", "4")),
+        segmenter = EngineFactory.create(Settings.from(Map.of("SAM3_MAX_PROMPTS", "4", "SAM3_PRECISION", "fp32")),
                 ModelSource.checkpoint(TinyGolden.dir().resolve("sam3-tiny.pt"), Optional.empty()), line -> {});
         goldenPng = Files.readAllBytes(TinyGolden.dir().resolve("image.png"));
     }

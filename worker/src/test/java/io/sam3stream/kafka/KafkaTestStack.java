@@ -90,6 +90,8 @@ public final class KafkaTestStack implements BeforeAllCallback {
         Map<String, String> env = new HashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers());
         env.put("SCHEMA_REGISTRY_URL", registryUrl());
+        // the same numerics on every CPU: auto would compute in bfloat16 where the CPU has the instructions
+        env.put("SAM3_PRECISION", "fp32");
         env.put("SAM3_CONSUMER_GROUP", name + ".workers");
         env.put("SAM3_REQUESTS_TOPIC", name + ".requests");
         env.put("SAM3_RESULTS_TOPIC", name + ".results");

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ResultFactoryTest {
 
     private final ResultFactory factory = new ResultFactory("worker-7",
-            new EngineInfo("cpu", "cpu:fp32", "facebook/sam3", "abc123", "/w/sam3.pt", 1008));
+            new EngineInfo("cpu", "cpu:fp32", "facebook/sam3", "abc123", "/w/sam3.pt", 1008, "fp32: SAM3_PRECISION=fp32"));
 
     private static final SegmentationRequest REQUEST = SegmentationRequest.newBuilder()
             .setRequestId("r-1")

@@ -169,6 +169,10 @@ class WorkerEndToEndTest {
         assertEquals(direct.info().checkpoint(), ready.getCheckpointPath());
         assertEquals(worker.config().limits(), ready.getLimits());
         assertEquals("1", ready.getRuntime().get("SAM3_WARMUP_RUNS"));
+        // the precision the engine resolved, with its reason, once loaded; only the setting before
+        assertEquals(direct.info().precision(), ready.getRuntime().get(StatusHeartbeats.PRECISION));
+        assertEquals("fp32: SAM3_PRECISION=fp32", ready.getRuntime().get(StatusHeartbeats.PRECISION));
+        assertEquals("SAM3_PRECISION=fp32", seen.get(0).getRuntime().get(StatusHeartbeats.PRECISION));
         assertNotNull(ready.getLastForwardMs(), "the warm-up forward is reported");
         assertEquals((int) StatusHeartbeats.INTERVAL.toMillis(), ready.getHeartbeatIntervalMs());
         assertNull(seen.get(0).getLastForwardMs(), "no forward before the warm-up");

@@ -23,7 +23,8 @@ class TinyGoldenParityTest {
     @Test
     void theNativeHostIslandsMatchUpstreamToo() {
         try (GoldenFolder folder = GoldenFolder.open(TinyGolden.dir());
-                Sam3Model model = EngineFactory.loadModel(Settings.from(Map.of("SAM3_BACKEND", "native-host")),
+                Sam3Model model = EngineFactory.loadModel(Settings.from(Map.of("SAM3_BACKEND", "native-host",
+                        "SAM3_PRECISION", "fp32")),
                         new ModelSource(CheckpointLoader.open(TinyGolden.dir().resolve("sam3-tiny.pt")),
                                 folder.config(), "tiny", "local", "tiny", Optional.empty()),
                         NeckLevels.ALL, line -> {})) {

@@ -123,7 +123,7 @@ public final class FakeWorker implements AutoCloseable {
                 .setCheckpointPath("/weights/sam3.pt")
                 .setLimits(WorkerLimits.newBuilder().setMaxSide(4096).setMaxPixels(16_777_216).setMaxPrompts(4)
                         .setMaxMessageBytes(TestStack.MAX_MESSAGE_BYTES).build())
-                .setRuntime(Map.of("SAM3_DTYPE", "fp32"))
+                .setRuntime(Map.of("SAM3_PRECISION", "fp32"))
                 .setSourceCommit(null)
                 .setLastForwardMs(12.5)
                 .setHeartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)

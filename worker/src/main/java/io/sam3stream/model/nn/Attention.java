@@ -9,7 +9,8 @@ import ai.djl.ndarray.types.Shape;
 /**
  * Scaled dot-product attention, softmax(q·kᵀ/√d + bias)·v: libtorch's fused kernel when
  * {@link ComputeOptions#fusedAttention} is on, else op by op in query chunks so that the logits of a 5184-token
- * global attention (16 × 5184² floats = 1.7 GB) are never materialised at once.
+ * global attention (16 × 5184² floats = 1.7 GB) are never materialised at once. With bfloat16 attention
+ * ({@link Precision#bf16Attention}) the fused kernel always runs, on bfloat16 operands.
  */
 public final class Attention {
 
@@ -22,12 +23,13 @@ public final class Attention {
      * @param q    queries (B, H, Lq, D)
      * @param k    keys (B, H, Lk, D)
      * @param v    values (B, H, Lk, Dv)
-     * @param bias additive logit bias broadcastable to (B, H, Lq, Lk) (−∞ masks a key), or null
+     * @param bias      additive logit bias broadcastable to (B, H, Lq, Lk) (−∞ masks a key), or null
+     * @param precision the precision of the module that attends
      * @return (B, H, Lq, Dv)
      */
-    public static NDArray scaledDotProduct(NDArray q, NDArray k, NDArray v, NDArray bias) {
-        if (ComputeOptions.current().fusedAttention()) {
-            return fused(q, k, v, bias);
+    public static NDArray scaledDotProduct(NDArray q, NDArray k, NDArray v, NDArray bias, Precision precision) {
+        if (precision.bf16Attention() || ComputeOptions.current().fusedAttention()) {
+            return fused(q, k, v, bias, precision);
         }
         long[] qs = q.getShape().getShape();
         // q and k may broadcast over the batch (one image's tokens against several prompts): the logits take
@@ -67,15 +69,19 @@ public final class Attention {
      * The fused kernel needs q, k and v of one batch size (libtorch otherwise falls back to its unfused form): the
      * side with batch 1 is expanded, which is a view.
      */
-    private static NDArray fused(NDArray q, NDArray k, NDArray v, NDArray bias) {
+    private static NDArray fused(NDArray q, NDArray k, NDArray v, NDArray bias, Precision precision) {
         long qBatch = q.getShape().get(0);
         long kBatch = k.getShape().get(0);
         if (qBatch == kBatch) {
-            return FusedOps.attention(q, k, v, bias);
+            return fusedKernel(q, k, v, bias, precision);
         }
         return Scopes.keep(() -> qBatch == 1
-                ? FusedOps.attention(expandBatch(q, kBatch), k, v, bias)
-                : FusedOps.attention(q, expandBatch(k, qBatch), expandBatch(v, qBatch), bias));
+                ? fusedKernel(expandBatch(q, kBatch), k, v, bias, precision)
+                : fusedKernel(q, expandBatch(k, qBatch), expandBatch(v, qBatch), bias, precision));
+    }
+
+    private static NDArray fusedKernel(NDArray q, NDArray k, NDArray v, NDArray bias, Precision precision) {
+        return precision.bf16Attention() ? FusedOps.attentionBf16(q, k, v, bias) : FusedOps.attention(q, k, v, bias);
     }
 
     private static NDArray expandBatch(NDArray x, long batch) {

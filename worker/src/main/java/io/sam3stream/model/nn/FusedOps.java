@@ -24,6 +24,8 @@ import java.nio.charset.StandardCharsets;
  *       computes it, straight from the packed {@code qkv} projection;</li>
  *   <li>oneDNN's linear layer ({@code mkldnn::_linear_pointwise}), optionally with the exact (erf) GELU applied
  *       in the matrix product's epilogue instead of in a second pass over the output;</li>
+ *   <li>the bfloat16 forms of linear layers, the ViT's MLP and attention, and attention itself, each one call that
+ *       takes and returns float32 activations and narrows, multiplies and widens inside ({@link Precision});</li>
  *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
  *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
  * </ul>
@@ -112,6 +114,54 @@ public final class FusedOps {
     /** GELU(x·Wᵀ + b) with the exact, erf-based GELU, by oneDNN in one pass; arguments as {@link #linear}. */
     public static NDArray linearGelu(NDArray x, NDArray weight, NDArray bias) {
         return call("linear_gelu", x, weight, bias);
+    }
+
+    /**
+     * x·Wᵀ + b, optionally followed by the exact GELU, with bfloat16 operands: x is narrowed, the product accumulates
+     * in float32, is rounded to bfloat16 (where the GELU runs, as under autocast) and widened back.
+     *
+     * @param x      (..., in) float32
+     * @param weight (out, in) bfloat16
+     * @param bias   (out) bfloat16, or null
+     * @return (..., out) float32, to be read only
+     */
+    public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu) {
+        IValue[] inputs = {tensor(x), tensor(weight),
+            bias == null ? IValue.listFrom(new PtNDArray[0]) : IValue.listFrom((PtNDArray) bias), IValue.from(gelu)};
+        return run("linear_bf16", x.getManager(), inputs);
+    }
+
+    /**
+     * fc2(GELU(fc1(x))) in bfloat16 with the hidden activation kept in bfloat16 between the two products; x and the
+     * result float32, the weights and biases bfloat16.
+     */
+    public static NDArray mlpBf16(NDArray x, NDArray fc1Weight, NDArray fc1Bias, NDArray fc2Weight,
+            NDArray fc2Bias) {
+        return call("mlp_bf16", x, fc1Weight, fc1Bias, fc2Weight, fc2Bias);
+    }
+
+    /**
+     * {@link #attention} with bfloat16 operands (the kernel keeps its softmax statistics and accumulators in
+     * float32); float32 in and out, the bias narrowed too.
+     */
+    public static NDArray attentionBf16(NDArray q, NDArray k, NDArray v, NDArray bias) {
+        return bias == null ? call("attention_bf16", q, k, v) : call("biased_attention_bf16", q, k, v, bias);
+    }
+
+    /**
+     * A whole ViT self-attention in one call, its products in bfloat16: the packed qkv projection, RoPE on q and k
+     * in float32 (complex multiply by {@code table}, as {@link #rotateQk}), attention in bfloat16 or float32, the
+     * output projection.
+     *
+     * @param x     (N, L, C) float32
+     * @param table (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
+     * @return (N, L, C) float32, to be read only
+     */
+    public static NDArray vitAttentionBf16(NDArray x, NDArray qkvWeight, NDArray qkvBias, NDArray table, int heads,
+            NDArray projWeight, NDArray projBias, boolean bf16Attention) {
+        IValue[] inputs = {tensor(x), tensor(qkvWeight), tensor(qkvBias), tensor(table), IValue.from((long) heads),
+            tensor(projWeight), tensor(projBias), IValue.from(bf16Attention)};
+        return run("vit_attention_bf16", x.getManager(), inputs);
     }
 
     /** A bfloat16 copy of a float32 array (round to nearest even). */

@@ -4,33 +4,45 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Activation;
 
 /**
- * {@code nn.Linear}: y = x·Wᵀ + b over the last axis, W stored (out, in) as in PyTorch. Bias may be absent. The
- * weight is held in {@code precision} (bias always float32); the product is computed in float32, by oneDNN for
+ * {@code nn.Linear}: y = x·Wᵀ + b over the last axis, W stored (out, in) as in PyTorch. Bias may be absent. Input
+ * and output are float32 whatever the {@link Precision}: a float32 layer multiplies by oneDNN for
  * {@link #forwardReadOnly} and {@link #forwardGelu} when {@link ComputeOptions#oneDnnLinear} is on (layers with a
- * bias), by libtorch's default BLAS otherwise.
+ * bias), by libtorch's default BLAS otherwise; a bfloat16 layer holds W and b in bfloat16 and narrows x for the
+ * product, which accumulates in float32 and is rounded to bfloat16 before it is widened back.
  */
-public record Linear(NDArray weight, NDArray bias, WeightPrecision precision) {
+public record Linear(NDArray weight, NDArray bias, Precision precision) {
 
     /** A float32 layer. */
     public Linear(NDArray weight, NDArray bias) {
-        this(weight, bias, WeightPrecision.FP32);
+        this(weight, bias, Precision.FP32);
     }
 
-    /** Loads {@code name.weight} (held in the tree's precision) and, when present, {@code name.bias}. */
+    /** Loads {@code name.weight} and, when present, {@code name.bias}, held in the tree's precision. */
     public static Linear load(Params p, String name) {
         Params sub = p.sub(name);
-        return new Linear(p.precision().store(sub.get("weight")), sub.has("bias") ? sub.get("bias") : null,
-                p.precision());
+        return of(sub.get("weight"), sub.has("bias") ? sub.get("bias") : null, p.precision());
     }
 
-    /** x·Wᵀ + b by libtorch's default BLAS; the result may be updated in place. */
+    /** A layer of {@code precision} from float32 arrays, which it takes over (closing them if it narrows them). */
+    public static Linear of(NDArray weight, NDArray bias, Precision precision) {
+        return new Linear(precision.store(weight), bias == null ? null : precision.store(bias), precision);
+    }
+
+    /** x·Wᵀ + b; the result may be updated in place. */
     public NDArray forward(NDArray x) {
+        if (precision.bf16Linear()) {
+            // the product comes back from TorchScript as an inference tensor: a copy is what the caller may update
+            try (NDArray readOnly = FusedOps.linearBf16(x, weight, bias, false)) {
+                return readOnly.duplicate();
+            }
+        }
         return apply(x, false, false);
     }
 
     /**
-     * x·Wᵀ + b by oneDNN when {@link ComputeOptions#oneDnnLinear} is on. The result must only be read: it comes
-     * back from a TorchScript call as an inference tensor, which libtorch refuses to update in place.
+     * x·Wᵀ + b by oneDNN when {@link ComputeOptions#oneDnnLinear} is on, in bfloat16 for a bfloat16 layer. The
+     * result must only be read: it comes back from a TorchScript call as an inference tensor, which libtorch refuses
+     * to update in place.
      */
     public NDArray forwardReadOnly(NDArray x) {
         return apply(x, false, true);
@@ -38,35 +50,26 @@ public record Linear(NDArray weight, NDArray bias, WeightPrecision precision) {
 
     /**
      * GELU(x·Wᵀ + b) with the exact, erf-based GELU of {@code nn.GELU()}: fused into oneDNN's product when
-     * {@link ComputeOptions#oneDnnLinear} is on, else a second operator over the output. The result must only be
-     * read (see {@link #forwardReadOnly}).
+     * {@link ComputeOptions#oneDnnLinear} is on, else a second operator over the output (over the bfloat16 product,
+     * as autocast runs it, for a bfloat16 layer). The result must only be read (see {@link #forwardReadOnly}).
      */
     public NDArray forwardGelu(NDArray x) {
         return apply(x, true, true);
     }
 
     private NDArray apply(NDArray x, boolean gelu, boolean readOnly) {
-        NDArray wide = precision.widen(weight);
-        try {
-            if (readOnly && bias != null && ComputeOptions.current().oneDnnLinear()) {
-                return gelu ? FusedOps.linearGelu(x, wide, bias) : FusedOps.linear(x, wide, bias);
-            }
-            NDArray out = ai.djl.nn.core.Linear.linear(x, wide, bias).singletonOrThrow();
-            if (!gelu) {
-                return out;
-            }
-            NDArray activated = Activation.gelu(out);
-            out.close();
-            return activated;
-        } finally {
-            if (wide != weight) {
-                wide.close();
-            }
+        if (precision.bf16Linear()) {
+            return FusedOps.linearBf16(x, weight, bias, gelu);
         }
-    }
-
-    /** Output features. */
-    public long outFeatures() {
-        return weight.getShape().get(0);
+        if (readOnly && bias != null && ComputeOptions.current().oneDnnLinear()) {
+            return gelu ? FusedOps.linearGelu(x, weight, bias) : FusedOps.linear(x, weight, bias);
+        }
+        NDArray out = ai.djl.nn.core.Linear.linear(x, weight, bias).singletonOrThrow();
+        if (!gelu) {
+            return out;
+        }
+        NDArray activated = Activation.gelu(out);
+        out.close();
+        return activated;
     }
 }

@@ -24,25 +24,26 @@ public final class MultiheadAttention {
     }
 
     /**
-     * Loads {@code name.in_proj_weight}, {@code name.in_proj_bias} and {@code name.out_proj.*}; the projection
-     * matrices are held in the tree's precision.
+     * Loads {@code name.in_proj_weight}, {@code name.in_proj_bias} and {@code name.out_proj.*}; the projections
+     * compute in the tree's precision.
      */
     public static MultiheadAttention load(Params p, String name, int heads) {
         Params sub = p.sub(name);
-        WeightPrecision precision = p.precision();
+        Precision precision = p.precision();
         NDArray w = sub.get("in_proj_weight");
         NDArray b = sub.get("in_proj_bias");
         long e = w.getShape().get(0) / 3;
         // The q/k/v rows are views; w and b must stay open while they are read: an array created from a buffer
         // only borrows that buffer's memory, so closing it would free the data its views still read. Narrowed
-        // rows are copies, after which the float32 matrix is no longer needed.
+        // rows are copies, after which the float32 arrays are no longer needed.
         Linear[] qkv = new Linear[3];
         for (int i = 0; i < 3; i++) {
             NDIndex rows = new NDIndex("{}:{}", i * e, (i + 1) * e);
-            qkv[i] = new Linear(precision.store(w.get(rows)), b.get(rows), precision);
+            qkv[i] = Linear.of(w.get(rows), b.get(rows), precision);
         }
-        if (precision != WeightPrecision.FP32) {
+        if (precision.bf16Linear()) {
             w.close();
+            b.close();
         }
         return new MultiheadAttention(qkv[0], qkv[1], qkv[2], Linear.load(sub, "out_proj"), heads);
     }
@@ -65,7 +66,7 @@ public final class MultiheadAttention {
             paddingBias = Attention.keyPaddingBias(keyPaddingMask);
             bias = bias == null ? paddingBias : bias.add(paddingBias);
         }
-        NDArray attended = Attention.scaledDotProduct(q, k, v, bias);
+        NDArray attended = Attention.scaledDotProduct(q, k, v, bias, outProj.precision());
         long[] s = attended.getShape().getShape();
         NDArray merged;
         try (NDArray headsLast = attended.transpose(0, 2, 1, 3)) {

@@ -20,9 +20,9 @@ public final class Params {
     private final WeightSource source;
     private final NDManager manager;
     private final String prefix;
-    private final WeightPrecision precision;
+    private final Precision precision;
 
-    private Params(WeightSource source, NDManager manager, String prefix, WeightPrecision precision) {
+    private Params(WeightSource source, NDManager manager, String prefix, Precision precision) {
         this.source = source;
         this.manager = manager;
         this.prefix = prefix;
@@ -31,11 +31,11 @@ public final class Params {
 
     /** The root of a checkpoint's canonical names, every matrix kept float32. */
     public static Params root(WeightSource source, NDManager manager) {
-        return root(source, manager, WeightPrecision.FP32);
+        return root(source, manager, Precision.FP32);
     }
 
-    /** The root of a checkpoint's canonical names; {@link Linear} layers hold their matrices in {@code precision}. */
-    public static Params root(WeightSource source, NDManager manager, WeightPrecision precision) {
+    /** The root of a checkpoint's canonical names; {@link Linear} layers compute in {@code precision}. */
+    public static Params root(WeightSource source, NDManager manager, Precision precision) {
         return new Params(source, manager, "", precision);
     }
 
@@ -44,8 +44,16 @@ public final class Params {
         return new Params(source, manager, qualify(name) + ".", precision);
     }
 
-    /** How {@link Linear} layers loaded from this tree hold their matrices. */
-    public WeightPrecision precision() {
+    /**
+     * This subtree with its {@link Linear} layers in {@code other}: how a module whose outputs bfloat16 would move
+     * past its bounds is kept in float32 inside a bfloat16 model (mixed precision).
+     */
+    public Params withPrecision(Precision other) {
+        return new Params(source, manager, prefix, other);
+    }
+
+    /** The precision {@link Linear} layers loaded from this tree hold their matrices and compute in. */
+    public Precision precision() {
         return precision;
     }
 

@@ -87,6 +87,11 @@ public final class AxialRope {
         return angles;
     }
 
+    /** cos + i·sin, (tokens, 1, 1, headDim/2) complex64, for {@link FusedOps#vitAttentionBf16}. */
+    public NDArray complexTable() {
+        return complex;
+    }
+
     /**
      * Rotates the queries and keys of a packed projection together, as one complex multiply.
      *

@@ -3,14 +3,17 @@ package io.sam3stream.model.vision;
 import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.nn.Attention;
 import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.Scopes;
 
 /**
  * Multi-head self-attention of a ViT block (upstream {@code vitdet.Attention}): one packed {@code qkv} projection
  * whose output channels are [q | k | v], each split into heads; RoPE on q and k; softmax(q·kᵀ/√headDim)·v with no
- * mask; the output projection {@code proj}.
+ * mask; the output projection {@code proj}. In bfloat16 the whole attention is one TorchScript call
+ * ({@link FusedOps#vitAttentionBf16}), so the 5184-token activations are narrowed and widened once each.
  */
 public final class VitAttention {
 
@@ -40,6 +43,11 @@ public final class VitAttention {
         long n = s[0];
         long tokens = s[1];
         long dim = s[2];
+        Precision precision = qkv.precision();
+        if (precision.bf16Linear()) {
+            return FusedOps.vitAttentionBf16(x, qkv.weight(), qkv.bias(), rope.complexTable(), heads, proj.weight(),
+                    proj.bias(), precision.bf16Attention());
+        }
         return Scopes.keep(() -> {
             NDArray projected = qkv.forwardReadOnly(x);
             // (3, N, heads, tokens, headDim) views of the projection
@@ -54,7 +62,7 @@ public final class VitAttention {
                 q = rope.apply(packed.get(0));
                 k = rope.apply(packed.get(1));
             }
-            NDArray attended = Attention.scaledDotProduct(q, k, packed.get(2), null);
+            NDArray attended = Attention.scaledDotProduct(q, k, packed.get(2), null, precision);
             return proj.forwardReadOnly(attended.transpose(0, 2, 1, 3).reshape(n, tokens, dim));
         });
     }

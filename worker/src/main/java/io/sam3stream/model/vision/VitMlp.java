@@ -1,6 +1,7 @@
 package io.sam3stream.model.vision;
 
 import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
 
@@ -20,6 +21,10 @@ public record VitMlp(Linear fc1, Linear fc2) {
      * (see {@link Linear#forwardReadOnly}).
      */
     public NDArray forward(NDArray x) {
+        if (fc1.precision().bf16Linear()) {
+            // one call, the 4736-wide hidden activation kept in bfloat16 between the two products
+            return FusedOps.mlpBf16(x, fc1.weight(), fc1.bias(), fc2.weight(), fc2.bias());
+        }
         NDArray activated = fc1.forwardGelu(x);
         NDArray out = fc2.forwardReadOnly(activated);
         activated.close();

@@ -2,6 +2,7 @@ package io.sam3stream.model.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
@@ -13,7 +14,7 @@ class FusedAttentionTest {
 
     private static float[] attend(ComputeOptions options, NDArray q, NDArray k, NDArray v, NDArray bias) {
         try (ComputeOptions.Scope scope = options.activate()) {
-            return Attention.scaledDotProduct(q, k, v, bias).toFloatArray();
+            return Attention.scaledDotProduct(q, k, v, bias, Precision.FP32).toFloatArray();
         }
     }
 
@@ -74,6 +75,30 @@ class FusedAttentionTest {
             NDArray v = m.randomNormal(new Shape(2, 3, n, 8));
             assertArrayEquals(attend(ComputeOptions.PLAIN, q, k, v, bias),
                     attend(ComputeOptions.OPTIMIZED, q, k, v, bias), 1e-5f);
+        }
+    }
+
+    @Test
+    void bf16AttentionMatchesFloat32ToBfloat16RoundingWithMasksAndBroadcastBatches() {
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray q = m.randomNormal(new Shape(1, 4, 30, 16));
+            NDArray k = m.randomNormal(new Shape(3, 4, 40, 16));
+            NDArray v = m.randomNormal(new Shape(3, 4, 40, 8));
+            boolean[] padding = new boolean[3 * 40];
+            for (int i = 30; i < 40; i++) {
+                padding[40 + i] = true; // the second sequence's last ten keys are padding
+            }
+            NDArray bias = Attention.keyPaddingBias(m.create(padding, new Shape(3, 40)));
+            float[] wide = Attention.scaledDotProduct(q, k, v, bias, Precision.FP32).toFloatArray();
+            float[] narrow = Attention.scaledDotProduct(q, k, v, bias, Precision.BF16).toFloatArray();
+            float[] linearOnly = Attention.scaledDotProduct(q, k, v, bias, Precision.BF16_LINEAR).toFloatArray();
+            assertArrayEquals(wide, linearOnly, 0f);
+            double maxDiff = 0;
+            for (int i = 0; i < wide.length; i++) {
+                maxDiff = Math.max(maxDiff, Math.abs(wide[i] - narrow[i]));
+            }
+            // values are weighted means of N(0, 1) samples; 8-bit mantissas put the error near 1e-2, never near 1
+            assertTrue(maxDiff > 0 && maxDiff < 5e-2, "max diff " + maxDiff);
         }
     }
 }

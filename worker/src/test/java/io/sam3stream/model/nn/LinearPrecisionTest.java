@@ -1,7 +1,6 @@
 package io.sam3stream.model.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ai.djl.ndarray.NDArray;
@@ -11,38 +10,55 @@ import org.junit.jupiter.api.Test;
 
 class LinearPrecisionTest {
 
+    // every value, every partial sum and every output (7.25, 91.5, 11.125, 125.5) has at most 8 significant bits,
+    // so bfloat16 holds each exactly: the product must equal float32's
+    private static final float[] W = {0.5f, -1.25f, 3f, 0.5f, -2f, 32f};
+    private static final float[] X = {1, 2, 3, -1, 0.5f, 4};
+    private static final float[] BIAS = {0.25f, -1f};
+
     @Test
-    void bf16WeightsThatBfloat16HoldsExactlyGiveTheFloat32Product() {
+    void bf16LayersOfExactlyRepresentableValuesGiveTheFloat32Product() {
         try (NDManager m = NDManager.newBaseManager()) {
-            // every weight has at most 8 significant bits, so rounding to bfloat16 keeps it
-            float[] w = {0.5f, -1.25f, 3f, 0.0078125f, -2f, 96f};
-            NDArray x = m.create(new float[] {1, 2, 3, -1, 0.5f, 4}, new Shape(2, 3));
-            NDArray bias = m.create(new float[] {0.25f, -1f});
-            WeightPrecision bf16 = WeightPrecision.BF16;
-            Linear narrow = new Linear(bf16.store(m.create(w, new Shape(2, 3))), bias, bf16);
-            Linear wide = new Linear(m.create(w, new Shape(2, 3)), bias);
-            // y[i][j] = x[i]·w[j] + bias[j]
-            float[] expected = {7.25f, 0.0078125f - 4f + 288f - 1f, -0.5f - 0.625f + 12f + 0.25f,
-                -0.0078125f - 1f + 384f - 1f};
-            assertArrayEquals(expected, wide.forward(x).toFloatArray(), 1e-5f);
-            assertArrayEquals(expected, narrow.forward(x).toFloatArray(), 1e-5f);
+            NDArray x = m.create(X, new Shape(2, 3));
+            Linear wide = new Linear(m.create(W, new Shape(2, 3)), m.create(BIAS));
+            Linear narrow = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), Precision.BF16_LINEAR);
+            float[] expected = wide.forward(x).toFloatArray();
+            assertArrayEquals(expected, narrow.forward(x).toFloatArray(), 0f);
+            assertArrayEquals(expected, narrow.forwardReadOnly(x).toFloatArray(), 0f);
+            Linear unbiased = Linear.of(m.create(W, new Shape(2, 3)), null, Precision.BF16_LINEAR);
+            assertArrayEquals(new Linear(m.create(W, new Shape(2, 3)), null).forward(x).toFloatArray(),
+                    unbiased.forward(x).toFloatArray(), 0f);
         }
     }
 
     @Test
-    void bf16RoundsOtherWeightsToEightSignificantBits() {
+    void theMutableBf16ResultMayBeUpdatedInPlace() {
         try (NDManager m = NDManager.newBaseManager()) {
-            WeightPrecision bf16 = WeightPrecision.BF16;
-            NDArray stored = bf16.store(m.create(new float[] {1f + 1f / 512, 1f + 3f / 512}, new Shape(1, 2)));
-            // bfloat16's step at 1 is 2^-7: 1 + 2^-9 is a quarter step and rounds down, 1 + 3·2^-9 rounds up
-            assertArrayEquals(new float[] {1f, 1f + 1f / 128}, bf16.widen(stored).toFloatArray(), 0f);
+            Linear narrow = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), Precision.BF16_LINEAR);
+            NDArray y = narrow.forward(m.create(X, new Shape(2, 3)));
+            float before = y.toFloatArray()[0];
+            y.addi(1);
+            assertArrayEquals(new float[] {before + 1}, new float[] {y.toFloatArray()[0]}, 0f);
         }
     }
 
     @Test
-    void dtypeNamesAreReadCaseInsensitively() {
-        assertEquals(WeightPrecision.BF16, WeightPrecision.of("BF16"));
-        assertEquals(WeightPrecision.FP32, WeightPrecision.of("fp32"));
-        assertThrows(IllegalArgumentException.class, () -> WeightPrecision.of("fp16"));
+    void bf16RoundsTheInputAndTheWeightsToEightSignificantBits() {
+        try (NDManager m = NDManager.newBaseManager()) {
+            // bfloat16's step at 1 is 2^-7: 1 + 2^-9 is a quarter step and rounds down to 1, 1 + 3·2^-9 rounds up
+            NDArray x = m.create(new float[] {1f + 1f / 512, 1f + 3f / 512}, new Shape(1, 2));
+            Linear identity = Linear.of(m.create(new float[] {1, 0, 0, 1}, new Shape(2, 2)), null,
+                    Precision.BF16_LINEAR);
+            assertArrayEquals(new float[] {1f, 1f + 1f / 128}, identity.forward(x).toFloatArray(), 0f);
+            Linear sum = Linear.of(m.create(new float[] {1f + 1f / 512, 1f + 3f / 512}, new Shape(1, 2)), null,
+                    Precision.BF16_LINEAR);
+            NDArray ones = m.create(new float[] {1, 0}, new Shape(1, 2));
+            assertArrayEquals(new float[] {1f}, sum.forward(ones).toFloatArray(), 0f);
+        }
+    }
+
+    @Test
+    void bf16AttentionNeedsBf16LinearLayers() {
+        assertThrows(IllegalArgumentException.class, () -> new Precision(false, true));
     }
 }

@@ -1,0 +1,64 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+
+/**
+ * The number formats a model computes in. In float32 every product matches upstream to float rounding. In the
+ * bfloat16 modes the matrices of every {@link Linear} layer (and its bias) are held once, in bfloat16, and the
+ * layers' products take bfloat16 operands with float32 accumulation, as {@code torch.autocast("cpu",
+ * dtype=torch.bfloat16)} runs them; norms, softmax statistics, RoPE, position encodings, convolutions, box
+ * arithmetic and post-processing stay float32, and every activation between two layers is float32 again.
+ *
+ * <p>Attention is a separate choice: libtorch's fused bfloat16 attention kernel is only faster than its float32 one
+ * where the CPU multiplies bfloat16 tiles natively (AMX); with AVX512-BF16 alone it is slower (see
+ * {@code docs/PERFORMANCE.md}), so {@link #BF16_LINEAR} keeps attention in float32.
+ *
+ * @param bf16Linear    linear layers hold bfloat16 matrices and multiply in bfloat16
+ * @param bf16Attention the attention products (q·kᵀ and the weighted sum of v) take bfloat16 operands too;
+ *                      only together with {@code bf16Linear}
+ */
+public record Precision(boolean bf16Linear, boolean bf16Attention) {
+
+    /** Float32 throughout: upstream's numerics. */
+    public static final Precision FP32 = new Precision(false, false);
+
+    /** Linear layers in bfloat16, attention in float32. */
+    public static final Precision BF16_LINEAR = new Precision(true, false);
+
+    /** Linear layers and attention in bfloat16. */
+    public static final Precision BF16 = new Precision(true, true);
+
+    public Precision {
+        if (bf16Attention && !bf16Linear) {
+            throw new IllegalArgumentException("bfloat16 attention is only offered with bfloat16 linear layers");
+        }
+    }
+
+    /** True when nothing is computed in bfloat16. */
+    public boolean isFp32() {
+        return !bf16Linear;
+    }
+
+    /** "fp32", "bf16" or "bf16 (fp32 attention)": how logs, {@code /info} and the benchmarks name it. */
+    public String label() {
+        return !bf16Linear ? "fp32" : bf16Attention ? "bf16" : "bf16 (fp32 attention)";
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+
+    /**
+     * A float32 weight as a {@link Linear} layer of this precision holds it: itself in float32, else a bfloat16
+     * copy (the float32 array is closed, so no float32 copy stays resident).
+     */
+    NDArray store(NDArray float32) {
+        if (!bf16Linear) {
+            return float32;
+        }
+        NDArray narrow = FusedOps.toBfloat16(float32);
+        float32.close();
+        return narrow;
+    }
+}
