@@ -32,7 +32,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -111,15 +113,19 @@ public final class Sam3Segmenter implements Segmenter {
         CachedFeatures<ImageFeatures> hit = imageCache.get(p.pixelDigest);
         boolean cached = hit != null;
         CachedFeatures<ImageFeatures> image = cached ? hit : encodeImage(p);
+        // Features computed for this request enter the text cache only once the request is done with every
+        // prompt: storing one earlier could evict (and close) another prompt of the same request while it is still
+        // needed, whatever the cache size.
+        Map<String, CachedFeatures<TextEncoding>> computed = new LinkedHashMap<>();
         List<TextEncoding> texts = new ArrayList<>();
-        List<CachedFeatures<TextEncoding>> uncachedTexts = new ArrayList<>();
         for (PromptSpec prompt : p.request.prompts()) {
             CachedFeatures<TextEncoding> t = textCache.get(prompt.text());
             if (t == null) {
+                t = computed.get(prompt.text());
+            }
+            if (t == null) {
                 t = encodeText(prompt.text());
-                if (!textCache.put(prompt.text(), t)) {
-                    uncachedTexts.add(t);
-                }
+                computed.put(prompt.text(), t);
             }
             texts.add(t.value());
         }
@@ -137,7 +143,11 @@ public final class Sam3Segmenter implements Segmenter {
                     .map(d -> d.highestScoring(p.request.maxInstances()))
                     .toList();
         } finally {
-            uncachedTexts.forEach(CachedFeatures::close);
+            computed.forEach((text, t) -> {
+                if (!textCache.put(text, t)) {
+                    t.close();
+                }
+            });
             if (!cached && !imageCache.put(p.pixelDigest, image)) {
                 image.close();
             }

@@ -35,6 +35,17 @@ import java.util.List;
  */
 public final class Sam3Model implements AutoCloseable {
 
+    /**
+     * What the modules after the encoders compute in, whatever the model's precision (mixed precision, as autocast
+     * keeps some operators in float32). Measured at full size on a CPU with AVX512-BF16, bfloat16 makes them no
+     * faster (their products are 256 wide and their operators small, so narrowing and widening cost what the
+     * products save: fusion encoder 2.59 s vs 2.58 s, decoder 0.84 vs 0.74 s, segmentation head 1.45 vs 1.31 s),
+     * and in float32 they add no error of their own to what the ViT passes on (the decoder's queries 0.036 instead
+     * of 0.048 from upstream, the masks 0.27 instead of 0.38); their weights are 3 % of the model's.
+     * {@code docs/PERFORMANCE.md} ("Precision") has the measurements.
+     */
+    private static final Precision PROMPT_SIDE = Precision.FP32;
+
     private final Sam3Config config;
     private final NDManager weights;
     private final ImageEncoder imageEncoder;
@@ -96,7 +107,9 @@ public final class Sam3Model implements AutoCloseable {
      * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
      * weights are not loaded here.
      *
-     * @param precision what the parts that run in DJL compute in
+     * @param precision what the ViT trunk and the text encoder compute in when they run in DJL; the prompt side
+     *                  (geometry encoder, fusion encoder, decoder, scoring, segmentation head) always computes in
+     *                  float32 (see {@link #PROMPT_SIDE})
      * @param islands   the islands, or null to run them in DJL like everything else
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
@@ -104,13 +117,15 @@ public final class Sam3Model implements AutoCloseable {
         NDManager manager = NDManager.newBaseManager();
         try {
             Params root = Params.root(source, manager, precision);
+            Params promptSide = root.withPrecision(PROMPT_SIDE);
             return new Sam3Model(config, manager,
                     islands == null ? ImageEncoder.load(root, config, levels)
                             : ImageEncoder.load(root, config, levels, islands.backbone()),
                     VETextEncoder.load(root, config.text()),
-                    SequenceGeometryEncoder.load(root, config),
-                    islands == null ? TransformerEncoderFusion.load(root, config.encoder()) : islands.fusionEncoder(),
-                    GroundingHeads.load(root, config),
+                    SequenceGeometryEncoder.load(promptSide, config),
+                    islands == null ? TransformerEncoderFusion.load(promptSide, config.encoder())
+                            : islands.fusionEncoder(),
+                    GroundingHeads.load(promptSide, config),
                     islands);
         } catch (RuntimeException e) {
             manager.close();

@@ -8,7 +8,6 @@ import io.sam3stream.model.decoder.DecoderOutput;
 import io.sam3stream.model.decoder.TransformerDecoder;
 import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
-import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
 
@@ -33,9 +32,7 @@ public final class GroundingHeads {
     /** Loads {@code transformer.decoder}, {@code dot_prod_scoring} and {@code segmentation_head} from the root. */
     public static GroundingHeads load(Params root, Sam3Config config) {
         return new GroundingHeads(TransformerDecoder.load(root.sub("transformer.decoder"), config),
-                // fp32 in every precision: the logits are a 256-term dot product of two projections, and in
-                // bfloat16 they alone leave the bounds on the tiny golden set (docs/PERFORMANCE.md); it costs nothing
-                DotProductScoring.load(root.sub("dot_prod_scoring").withPrecision(Precision.FP32)),
+                DotProductScoring.load(root.sub("dot_prod_scoring")),
                 SegmentationHead.load(root.sub("segmentation_head"), config));
     }
 
