@@ -7,6 +7,7 @@ import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.avro.WorkerStatus;
 import io.sam3stream.facade.http.BearerAuth;
+import io.sam3stream.facade.http.DemoPage;
 import io.sam3stream.facade.http.ErrorResponses;
 import io.sam3stream.facade.http.InFlightLimiter;
 import io.sam3stream.facade.http.OpenApiRoute;
@@ -34,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -59,7 +61,10 @@ public final class FacadeServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FacadeServer.class);
 
-    /** Paths served without a bearer token: orchestrators probe health before they hold any secret. */
+    /**
+     * Paths served without a bearer token: orchestrators probe health before they hold any secret (the demo page's
+     * own files are open too, see {@link DemoPage}).
+     */
     private static final Set<String> OPEN_PATHS = Set.of("/health");
 
     private final FacadeConfig config;
@@ -168,7 +173,10 @@ public final class FacadeServer implements AutoCloseable {
                 workers, client, new ResultRenderer(mapper), metrics, config.replyTimeout(), clock);
         StatusRoutes status = new StatusRoutes(workers, replyPartitions, config, version(), clock);
         RequestTiming timing = new RequestTiming(metrics);
-        BearerAuth auth = new BearerAuth(config.apiKeys(), OPEN_PATHS);
+        DemoPage page = new DemoPage();
+        Set<String> open = new HashSet<>(OPEN_PATHS);
+        open.addAll(page.openPaths());
+        BearerAuth auth = new BearerAuth(config.apiKeys(), open);
         OpenApiRoute openApi = new OpenApiRoute();
         return Javalin.create(cfg -> {
             cfg.jsonMapper(new JavalinJackson(mapper, false));
@@ -184,6 +192,7 @@ public final class FacadeServer implements AutoCloseable {
             cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                     .result(metrics.scrape()));
             cfg.routes.get("/openapi.json", openApi);
+            page.register(cfg.routes);
             cfg.routes.after(timing::finish);
             ErrorResponses.install(cfg.routes, config.maxBodyBytes());
         });

@@ -3,6 +3,7 @@ package io.sam3stream.facade;
 import static io.sam3stream.facade.PredictErrorsTest.assertError;
 import static io.sam3stream.facade.testing.FacadeHarness.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -82,6 +83,7 @@ class WorkerStatusRoutesTest {
             assertEquals("facebook/sam3", info.get("weights").get("repo").asText());
             assertEquals("3c879f39826c281e95690f02c7821c4de09afae7", info.get("weights").get("revision").asText());
             assertEquals("/weights/sam3.pt", info.get("weights").get("checkpoint_path").asText());
+            assertFalse(info.get("weights").get("demo").asBoolean(), "the real checkpoint is not the demo model");
             assertEquals(3, info.get("limits").get("max_prompts").asInt());
             assertEquals("[1]", info.get("runtime").get("reply_partitions").toString());
             assertEquals(1, info.get("workers").size());

@@ -60,6 +60,11 @@ public final class DevCommand implements Callable<Integer> {
             description = "Use this schema registry instead of embedding one.")
     private String schemaRegistry;
 
+    /** The weights options as parsed (for tests of {@link #chooseModel}). */
+    ModelOptions modelOptions() {
+        return model;
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -74,7 +79,7 @@ public final class DevCommand implements Callable<Integer> {
         progress.accept("Loading weights ...");
         ModelSource source;
         try {
-            source = model.open(settings);
+            source = chooseModel(model, settings, progress);
         } catch (CheckpointException e) {
             spec.commandLine().getErr().println(e.getMessage());
             return 2;
@@ -90,7 +95,9 @@ public final class DevCommand implements Callable<Integer> {
         // Ctrl-C and SIGTERM stop the stack; the worker finishes what it holds first
         Thread onSignal = new Thread(stack::close, "sam3-dev-shutdown");
         Runtime.getRuntime().addShutdownHook(onSignal);
-        progress.accept(READY_LINE + ": send requests to POST http://" + host + ":" + stack.httpPort() + "/predict");
+        String url = "http://" + host + ":" + stack.httpPort();
+        progress.accept(READY_LINE + ": open " + url + "/ in a browser, or send requests to POST " + url
+                + "/predict" + (source.isDemo() ? " (DEMO MODEL: answers are not meaningful)" : ""));
         try {
             stack.workerTerminated().join();
             return 0;
@@ -100,5 +107,43 @@ public final class DevCommand implements Callable<Integer> {
         } finally {
             stack.close();
         }
+    }
+
+    /**
+     * The weights the command line or the environment names; when neither finds any and the command line named
+     * none, the demo model, announced by {@link #demoBanner}. A production worker never falls back like this.
+     *
+     * @throws CheckpointException when weights named on the command line cannot be opened
+     */
+    static ModelSource chooseModel(ModelOptions model, Settings settings, Consumer<String> progress) {
+        ModelSource source;
+        try {
+            source = model.open(settings);
+        } catch (CheckpointException e) {
+            if (model.explicit()) {
+                throw e;
+            }
+            progress.accept(demoBanner(e.getMessage()));
+            return ModelSource.demo();
+        }
+        if (source.isDemo()) {
+            progress.accept(demoBanner("--demo was given."));
+        }
+        return source;
+    }
+
+    /** The lines that say, where nobody can miss them, that the stack serves the demo model and how to change it. */
+    static String demoBanner(String why) {
+        String rule = "=".repeat(100);
+        return String.join(System.lineSeparator(), rule,
+                "DEMO MODEL. This stack serves a small SAM3 configuration with generated weights: every stage of the",
+                "pipeline runs, the API, Kafka path and page are real, but its masks and scores are NOT meaningful.",
+                "Why: " + why,
+                "For the real model, fetch the gated checkpoint once (access granted on Hugging Face):",
+                "  hf download " + Knob.HF_MODEL.defaultValue() + " sam3.pt config.json --revision "
+                        + Knob.TT_WEIGHTS_REVISION.defaultValue(),
+                "then keep it in the Hugging Face cache, or set SAM3_WEIGHTS_DIR to the folder holding it, and"
+                        + " restart.",
+                rule);
     }
 }

@@ -26,6 +26,16 @@ public final class ModelOptions {
         @Option(names = "--procedural-weights",
                 description = "The full-size model with the deterministic procedural weights (no file).")
         private boolean procedural;
+
+        @Option(names = "--demo",
+                description = "The demo model: a small configuration with generated weights (answers are not"
+                        + " meaningful; no file needed).")
+        private boolean demo;
+    }
+
+    /** True when the command line named the weights (a file, the procedural or the demo model). */
+    public boolean explicit() {
+        return choice != null;
     }
 
     @Option(names = "--config", paramLabel = "<config.json>",
@@ -39,6 +49,9 @@ public final class ModelOptions {
         }
         if (choice != null && choice.procedural) {
             return ModelSource.procedural();
+        }
+        if (choice != null && choice.demo) {
+            return ModelSource.demo();
         }
         return ModelSource.configured(settings);
     }

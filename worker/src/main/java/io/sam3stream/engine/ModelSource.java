@@ -10,6 +10,7 @@ import io.sam3stream.weights.CheckpointLoader;
 import io.sam3stream.weights.LocatedWeights;
 import io.sam3stream.weights.WeightSource;
 import io.sam3stream.weights.WeightsLocator;
+import io.sam3stream.schemas.DemoModel;
 import io.sam3stream.weights.procedural.ProceduralWeights;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,6 +58,20 @@ public record ModelSource(WeightSource weights, Sam3Config config, String repo, 
                 ? Optional.of(beside) : Optional.empty());
         return new ModelSource(CheckpointLoader.open(file), configOf(config), file.getFileName().toString(), "local",
                 file.toAbsolutePath().toString(), Optional.ofNullable(file.toAbsolutePath().getParent()));
+    }
+
+    /**
+     * The demo model: {@link Sam3Config#demo()} with procedurally generated weights, so that the whole stack runs
+     * on a machine without the gated checkpoint. Its answers are not meaningful.
+     */
+    public static ModelSource demo() {
+        return new ModelSource(ProceduralWeights.demo(), Sam3Config.demo(), DemoModel.NAME, DemoModel.NAME,
+                "demo model (small configuration, generated weights; answers are not meaningful)", Optional.empty());
+    }
+
+    /** True for {@link #demo()}. */
+    public boolean isDemo() {
+        return DemoModel.is(repo, revision);
     }
 
     /** The full-size model with the deterministic procedural weights (no file). */

@@ -6,6 +6,7 @@ import io.sam3stream.avro.WorkerStatus;
 import io.sam3stream.facade.FacadeConfig;
 import io.sam3stream.facade.reply.ReplyPartitions;
 import io.sam3stream.facade.workers.WorkerDirectory;
+import io.sam3stream.schemas.DemoModel;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -52,6 +53,10 @@ public final class StatusRoutes {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", ok ? "ok" : "starting");
         body.put("model", MODEL_NAME);
+        if (!ready.isEmpty()) {
+            body.put("weights", Map.of("demo", DemoModel.is(ready.get(0).getModelRepo(),
+                    ready.get(0).getModelRevision())));
+        }
         body.put("device", device);
         ctx.status(ok ? 200 : 503).json(body);
     }
@@ -84,6 +89,7 @@ public final class StatusRoutes {
 
     private static Map<String, Object> weights(WorkerStatus worker) {
         Map<String, Object> weights = new LinkedHashMap<>();
+        weights.put("demo", DemoModel.is(worker.getModelRepo(), worker.getModelRevision()));
         weights.put("repo", worker.getModelRepo());
         weights.put("revision", worker.getModelRevision());
         weights.put("checkpoint_path", worker.getCheckpointPath());

@@ -42,6 +42,22 @@ public record Sam3Config(int resolution, VitConfig vit, int dModel, TextConfig t
                 200, 2048, 7, 8);
     }
 
+    /**
+     * The demo model's size: every module of the released model at small widths (a 168² input, a 4-block ViT 64
+     * wide, 32-wide prompt side, 10 queries), 2.3 M parameters. With generated weights its answers mean nothing,
+     * but every stage of the real pipeline runs, in milliseconds.
+     */
+    public static Sam3Config demo() {
+        return new Sam3Config(168,
+                new VitConfig(168, 56, 14, 64, 4, 4, 4.625, new int[] {1, 3}, 4),
+                32,
+                new TextConfig(48, 4, 2, 192, 32, 49408),
+                new TransformerConfig(2, 4, 80),
+                new TransformerConfig(2, 4, 80),
+                new TransformerConfig(2, 4, 80),
+                10, 72, 7, 4);
+    }
+
     /** Side of the 1× feature map the prompts, encoder and decoder work on (72 at full size). */
     public int grid() {
         return vit.grid();

@@ -19,19 +19,29 @@ import java.util.Map;
 final class ParameterLayout {
 
     private static final String SAM3_IMAGE_RESOURCE = "sam3-image-parameters.tsv";
+    private static final String DEMO_RESOURCE = "sam3-demo-parameters.tsv";
 
     private ParameterLayout() {}
 
     /** The full-size SAM3 image model's parameters (840,509,750 values), in upstream state-dict order. */
     static Map<String, long[]> sam3Image() {
-        try (InputStream in = ParameterLayout.class.getResourceAsStream(SAM3_IMAGE_RESOURCE)) {
+        return read(SAM3_IMAGE_RESOURCE);
+    }
+
+    /** The demo model's parameters: the same names at the widths of {@code Sam3Config.demo()}. */
+    static Map<String, long[]> demo() {
+        return read(DEMO_RESOURCE);
+    }
+
+    private static Map<String, long[]> read(String resource) {
+        try (InputStream in = ParameterLayout.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new CheckpointException("missing resource " + SAM3_IMAGE_RESOURCE);
+                throw new CheckpointException("missing resource " + resource);
             }
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            return parse(reader.lines().toList(), SAM3_IMAGE_RESOURCE);
+            return parse(reader.lines().toList(), resource);
         } catch (IOException e) {
-            throw new CheckpointException("cannot read " + SAM3_IMAGE_RESOURCE + ": " + e.getMessage(), e);
+            throw new CheckpointException("cannot read " + resource + ": " + e.getMessage(), e);
         }
     }
 

@@ -55,6 +55,11 @@ public final class ProceduralWeights implements WeightSource {
         return sam3Image(Runtime.getRuntime().availableProcessors());
     }
 
+    /** The demo model's parameters ({@code Sam3Config.demo()}), generated on the calling thread. */
+    public static ProceduralWeights demo() {
+        return new ProceduralWeights(ParameterLayout.demo(), 1);
+    }
+
     /** The SAM3 image model's 1102 parameters, generated with {@code threads} threads (1: on the caller's). */
     public static ProceduralWeights sam3Image(int threads) {
         return new ProceduralWeights(ParameterLayout.sam3Image(), threads);
