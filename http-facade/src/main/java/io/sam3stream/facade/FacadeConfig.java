@@ -41,9 +41,9 @@ public record FacadeConfig(String host, int port, int maxInFlight, Duration repl
     public static FacadeConfig from(Settings settings, String host) {
         return new FacadeConfig(
                 host,
-                settings.getInt(Knob.SAM3_PORT, 0, 65535),
-                settings.getInt(Knob.SAM3_MAX_IN_FLIGHT, 1, 1_000_000),
-                Duration.ofMillis(settings.getLong(Knob.SAM3_REPLY_TIMEOUT_MS, 1, Long.MAX_VALUE / 2)),
+                settings.getInt(Knob.SAM3_PORT),
+                settings.getInt(Knob.SAM3_MAX_IN_FLIGHT),
+                Duration.ofMillis(settings.getLong(Knob.SAM3_REPLY_TIMEOUT_MS)),
                 settings.getList(Knob.SAM3_API_KEYS),
                 settings.get(Knob.KAFKA_BOOTSTRAP_SERVERS),
                 settings.get(Knob.SCHEMA_REGISTRY_URL),
@@ -51,11 +51,11 @@ public record FacadeConfig(String host, int port, int maxInFlight, Duration repl
                 settings.get(Knob.SAM3_WORKERS_TOPIC),
                 settings.get(Knob.SAM3_REPLY_TOPIC),
                 partitions(settings),
-                settings.getInt(Knob.SAM3_TOPIC_PARTITIONS, 1, 10_000),
-                settings.getInt(Knob.SAM3_MAX_SIDE, 1, 65535),
-                settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE),
-                settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 1000),
-                settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES, 1024, Integer.MAX_VALUE),
+                settings.getInt(Knob.SAM3_TOPIC_PARTITIONS),
+                settings.getInt(Knob.SAM3_MAX_SIDE),
+                settings.getLong(Knob.SAM3_MAX_PIXELS),
+                settings.getInt(Knob.SAM3_MAX_PROMPTS),
+                settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES),
                 settings.kafkaOverrides());
     }
 

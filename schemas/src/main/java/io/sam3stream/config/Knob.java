@@ -17,19 +17,20 @@ public enum Knob {
     SAM3_NATIVE_LIB("", "native islands library to load instead of the one bundled in the jar (the ttnn build on a p150)"),
     SAM3_PRECISION("auto", "number format of the cpu backend: auto (bf16 where the CPU has amx_bf16 or avx512_bf16,"
             + " else fp32), fp32 (upstream's numerics), bf16 (bfloat16 weights and products)"),
-    SAM3_NUM_THREADS("0", "intra-op threads of the model (0 = all cores)"),
-    SAM3_MAX_PROMPTS("4", "most prompts per request"),
-    SAM3_MAX_SIDE("4096", "largest accepted image side in pixels"),
-    SAM3_MAX_PIXELS("16777216", "largest accepted decoded image in pixels (width × height)"),
-    SAM3_TEXT_CACHE_MAX("256", "text-feature LRU entries"),
-    SAM3_IMAGE_CACHE_MAX("4", "image-feature LRU entries (keyed by a hash of the decoded pixels)"),
-    SAM3_WARMUP_RUNS("2", "warm-up forwards before a worker reports READY"),
+    SAM3_NUM_THREADS("0", 0, 256, "intra-op threads of the model (0 = all cores)"),
+    SAM3_MAX_PROMPTS("4", 1, 64, "most prompts per request"),
+    SAM3_MAX_SIDE("4096", 1, 65535, "largest accepted image side in pixels"),
+    SAM3_MAX_PIXELS("16777216", 1, 1L << 28, "largest accepted decoded image in pixels (width × height)"),
+    SAM3_TEXT_CACHE_MAX("256", 0, 1 << 20, "text-feature LRU entries"),
+    SAM3_IMAGE_CACHE_MAX("4", 0, 1024, "image-feature LRU entries (keyed by a hash of the decoded pixels)"),
+    SAM3_WARMUP_RUNS("2", 0, 100, "warm-up forwards before a worker reports READY"),
     SAM3_IMAGE_ROOT("", "root folder that file:// claim-check image URIs must lie under (empty = claim checks refused)"),
-    TT_DEVICE_ID("0", "Tenstorrent device id"),
-    TT_MESH_SHAPE("1x1", "Tenstorrent mesh shape; only one chip (1x1) is supported"),
+    TT_DEVICE_ID("0", 0, 1023, "Tenstorrent device id"),
+    TT_MESH_SHAPE("1x1",
+            "Tenstorrent mesh shape, written 1x1, (1, 1) or 1,1: one chip; anything else is refused at start"),
     TT_FUSED("1", "run the device islands through the fused paths"),
-    SAM3_L1_SMALL_SIZE("0", "ttnn l1_small_size at device open (0 = ttnn default)"),
-    SAM3_TRACE_REGION_SIZE("90000000", "ttnn trace region size at device open"),
+    SAM3_L1_SMALL_SIZE("0", 0, 1L << 40, "ttnn l1_small_size at device open (0 = ttnn default)"),
+    SAM3_TRACE_REGION_SIZE("90000000", 0, 1L << 40, "ttnn trace region size at device open"),
     KAFKA_BOOTSTRAP_SERVERS("localhost:9092", "Kafka bootstrap servers"),
     SCHEMA_REGISTRY_URL("http://localhost:8081", "Confluent-API schema registry"),
     SAM3_WORKER_ID("", "worker id and static group.instance.id (default: host name + device id)"),
@@ -38,21 +39,55 @@ public enum Knob {
     SAM3_RESULTS_TOPIC("sam3.results", "result topic (requests without reply headers)"),
     SAM3_DLQ_TOPIC("sam3.requests.dlq", "dead-letter topic for records that cannot be decoded"),
     SAM3_WORKERS_TOPIC("sam3.workers", "compacted topic of worker heartbeats"),
-    SAM3_TOPIC_PARTITIONS("4", "partitions of topics created when missing"),
-    SAM3_MAX_MESSAGE_BYTES("16777216", "largest Kafka message (topic, producer and consumer sizes are set from it)"),
-    SAM3_PORT("20000", "HTTP port of the facade"),
-    SAM3_MAX_IN_FLIGHT("64", "HTTP requests waiting for a reply before new ones get 429"),
-    SAM3_REPLY_TIMEOUT_MS("300000", "deadline of an HTTP request waiting for its reply (504 after it)"),
+    SAM3_TOPIC_PARTITIONS("4", 1, 10_000, "partitions of topics created when missing"),
+    SAM3_MAX_MESSAGE_BYTES("16777216", 1 << 16, 1 << 28,
+            "largest Kafka message (topic, producer and consumer sizes are set from it)"),
+    SAM3_PORT("20000", 0, 65535, "HTTP port of the facade"),
+    SAM3_MAX_IN_FLIGHT("64", 1, 1_000_000, "HTTP requests waiting for a reply before new ones get 429"),
+    SAM3_REPLY_TIMEOUT_MS("300000", 1, 86_400_000L, "deadline of an HTTP request waiting for its reply (504 after it)"),
     SAM3_API_KEYS("", "comma-separated bearer tokens; empty = no auth (/health is always open)"),
     SAM3_REPLY_TOPIC("sam3.replies", "topic the facades receive replies on"),
     SAM3_REPLY_PARTITIONS("", "reply partitions this facade owns (comma-separated; default: leased automatically)");
 
     private final String defaultValue;
     private final String description;
+    private final long min;
+    private final long max;
 
+    /** A text, boolean or choice knob. */
     Knob(String defaultValue, String description) {
+        this(defaultValue, 0, -1, description);
+    }
+
+    /** An integer knob whose every value in [min, max] is safe to run with. */
+    Knob(String defaultValue, long min, long max, String description) {
         this.defaultValue = defaultValue;
         this.description = description;
+        this.min = min;
+        this.max = max;
+    }
+
+    /** True for integer knobs, which have a {@link #min} and {@link #max}. */
+    public boolean isNumeric() {
+        return max >= min;
+    }
+
+    /** Smallest allowed value of an integer knob. */
+    public long min() {
+        requireNumeric();
+        return min;
+    }
+
+    /** Largest allowed value of an integer knob. */
+    public long max() {
+        requireNumeric();
+        return max;
+    }
+
+    private void requireNumeric() {
+        if (!isNumeric()) {
+            throw new IllegalStateException(name() + " is not an integer knob");
+        }
     }
 
     /** The value used when the variable is unset or empty ("" = no value). */

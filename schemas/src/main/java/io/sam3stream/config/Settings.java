@@ -83,14 +83,18 @@ public final class Settings {
         return !values.get(knob).isEmpty();
     }
 
-    /** An integer knob, which must lie in [min, max]. */
-    public int getInt(Knob knob, int min, int max) {
-        long v = getLong(knob, min, max);
-        return (int) v;
+    /** An integer knob that fits an int, within its range ({@link Knob#min}, {@link Knob#max}). */
+    public int getInt(Knob knob) {
+        if (knob.max() > Integer.MAX_VALUE || knob.min() < Integer.MIN_VALUE) {
+            throw new IllegalArgumentException(knob + " does not fit an int: read it with getLong");
+        }
+        return (int) getLong(knob);
     }
 
-    /** A long knob, which must lie in [min, max]. */
-    public long getLong(Knob knob, long min, long max) {
+    /** An integer knob, within its range ({@link Knob#min}, {@link Knob#max}): every reader gets the same bounds. */
+    public long getLong(Knob knob) {
+        long min = knob.min();
+        long max = knob.max();
         String raw = values.get(knob);
         long v;
         try {

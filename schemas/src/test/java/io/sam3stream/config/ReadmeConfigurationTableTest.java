@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 
 class ReadmeConfigurationTableTest {
 
-    private static final Pattern ROW = Pattern.compile("^\\| `([A-Z][A-Z0-9_]*)` \\| ([^|]*) \\|", Pattern.MULTILINE);
+    private static final Pattern ROW = Pattern.compile("^\\| `([A-Z][A-Z0-9_]*)` \\| ([^|]*) \\| ([^|]*) \\|",
+            Pattern.MULTILINE);
 
     @Test
-    void readmeTableListsExactlyTheKnobsWithTheirDefaults() throws IOException {
+    void readmeTableListsExactlyTheKnobsWithTheirDefaultsAndRanges() throws IOException {
         String readme = Files.readString(Path.of("..", "README.md"));
         String section = readme.substring(readme.indexOf("## Configuration"));
         Set<String> documented = new TreeSet<>();
@@ -31,6 +32,9 @@ class ReadmeConfigurationTableTest {
                     ? "—"
                     : "`" + Knob.valueOf(name).defaultValue() + "`";
             assertEquals(expected, shownDefault, "default of " + name + " in README");
+            Knob knob = Knob.valueOf(name);
+            String expectedRange = knob.isNumeric() ? "`" + knob.min() + ".." + knob.max() + "`" : "—";
+            assertEquals(expectedRange, m.group(3).trim(), "allowed values of " + name + " in README");
         }
         Set<String> knobs = Arrays.stream(Knob.values()).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(knobs, documented);

@@ -70,7 +70,7 @@ public final class DevStack implements AutoCloseable {
             progress.accept("Starting Kafka (KRaft) on 127.0.0.1:" + options.kafkaPort() + ", data in "
                     + options.dataDir().toAbsolutePath() + " ...");
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(options.dataDir(), options.kafkaPort(),
-                    options.kafkaPort() + 1, base.getLong(Knob.SAM3_MAX_MESSAGE_BYTES, 1 << 20, Integer.MAX_VALUE));
+                    options.kafkaPort() + 1, base.getLong(Knob.SAM3_MAX_MESSAGE_BYTES));
             broker.start();
             started.push(broker);
             bootstrap = broker.bootstrapServers();

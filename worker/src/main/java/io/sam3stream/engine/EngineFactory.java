@@ -42,13 +42,13 @@ public final class EngineFactory {
             env.put(Knob.SAM3_BPE_PATH.name(), settings.get(Knob.SAM3_BPE_PATH));
         }
         ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromEnvironment(env, source.folder()));
-        ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE, 1, 1 << 16),
-                settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE)));
+        ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE),
+                settings.getLong(Knob.SAM3_MAX_PIXELS)));
         String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : model.deviceDescription();
         EngineInfo info = new EngineInfo(backend, device, source.repo(), source.revision(),
                 source.checkpoint(), source.config().resolution(), precision.describe());
-        return new Sam3Segmenter(model, tokenizer, decoder, settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 64),
-                settings.getInt(Knob.SAM3_IMAGE_CACHE_MAX, 0, 1024), settings.getInt(Knob.SAM3_TEXT_CACHE_MAX, 0, 1 << 20),
+        return new Sam3Segmenter(model, tokenizer, decoder, settings.getInt(Knob.SAM3_MAX_PROMPTS),
+                settings.getInt(Knob.SAM3_IMAGE_CACHE_MAX), settings.getInt(Knob.SAM3_TEXT_CACHE_MAX),
                 info);
     }
 
@@ -61,6 +61,7 @@ public final class EngineFactory {
             Consumer<String> progress) {
         configureThreads(settings);
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
+        DeviceSettings.meshShape(settings);
         if (backend.equals("tt") && !settings.isSet(Knob.SAM3_NATIVE_LIB)) {
             throw new IllegalStateException("SAM3_BACKEND=tt needs SAM3_NATIVE_LIB to name the ttnn build of the"
                     + " native library (see native/README.md)");
@@ -90,7 +91,7 @@ public final class EngineFactory {
      * inter-op parallelism is off because one forward runs at a time.
      */
     public static int configureThreads(Settings settings) {
-        int threads = settings.getInt(Knob.SAM3_NUM_THREADS, 0, 4096);
+        int threads = settings.getInt(Knob.SAM3_NUM_THREADS);
         if (threads == 0) {
             threads = Runtime.getRuntime().availableProcessors();
         }

@@ -36,6 +36,25 @@ public record ReplyDestination(String topic, Integer partition, byte[] correlati
                 replyPartition != null && replyPartition >= 0 ? replyPartition : null, correlationId);
     }
 
+    /**
+     * What is wrong with the request's reply partition header, or null: present but not Spring's 4-byte big-endian
+     * int, or negative. Such a header is ignored for routing, and the result says so ({@link #of}).
+     */
+    public static String partitionHeaderProblem(Headers requestHeaders) {
+        Header topic = requestHeaders.lastHeader(ReplyHeaders.REPLY_TOPIC);
+        Header partition = requestHeaders.lastHeader(ReplyHeaders.REPLY_PARTITION);
+        if (topic == null || topic.value() == null || topic.value().length == 0 || partition == null) {
+            return null;
+        }
+        byte[] value = partition.value();
+        if (value == null || value.length != Integer.BYTES) {
+            return ReplyHeaders.REPLY_PARTITION + " is " + (value == null ? 0 : value.length)
+                    + " bytes, not a 4-byte big-endian int";
+        }
+        int p = ByteBuffer.wrap(value).getInt();
+        return p < 0 ? ReplyHeaders.REPLY_PARTITION + " is " + p + ", a negative partition" : null;
+    }
+
     /** The same destination on another topic, partitioned by key (a reply topic that does not exist). */
     public ReplyDestination redirectedTo(String otherTopic) {
         return new ReplyDestination(otherTopic, null, correlationId);

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks the destinations that requests name in their reply headers. A result sent to a topic or partition that
  * does not exist would fail its transaction, and the same request would fail it again each time it is re-read; so a
- * destination that does not exist is replaced by the results topic, where the requester can still find its result
- * by request id. Partition counts are cached for a while, since every reply to one requester names the same topic.
+ * destination that does not exist is replaced by the results topic, where the requester finds, by request id, an
+ * ERROR result saying so ({@code SegmentationPipeline}). Partition counts are cached for a while, since every reply
+ * to one requester names the same topic.
  */
 final class ReplyTopics {
 

@@ -1,6 +1,7 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.avro.ErrorCode;
+import io.sam3stream.avro.Status;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.engine.Inference;
@@ -9,6 +10,7 @@ import io.sam3stream.engine.RequestRejectedException;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.Segmenter;
 import io.sam3stream.schemas.ErrorCodes;
+import io.sam3stream.schemas.Topics.ReplyHeaders;
 import io.sam3stream.schemas.Topics.DeadLetterHeaders;
 import io.sam3stream.schemas.registry.SchemaRegistryException;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
@@ -207,9 +209,28 @@ public final class SegmentationPipeline implements RecordPipeline {
                 failure.toString(), job.queueMs, job.elapsedMs()));
     }
 
-    /** The result as a record to its destination; a result too large for a record becomes an ERROR instead. */
+    /**
+     * The result as a record to its destination. A result too large for a record becomes an ERROR instead, and so
+     * does one whose request named a reply destination that cannot be used (a topic or partition that does not
+     * exist, a malformed partition header): that ERROR goes where a result can go (the results topic in place of a
+     * destination that does not exist), so that the requester sees why its reply never came rather than a result
+     * turning up somewhere it did not ask for.
+     */
     private Outcome encode(Job job, SegmentationResult result) {
-        ReplyDestination destination = replyTopics.check(ReplyDestination.of(job.record.headers(), resultsTopic));
+        ReplyDestination wanted = ReplyDestination.of(job.record.headers(), resultsTopic);
+        ReplyDestination destination = replyTopics.check(wanted);
+        String replyProblem = destination != wanted
+                ? "the reply destination " + wanted.topic() + (wanted.partition() == null ? "" : "[" + wanted.partition()
+                        + "]") + " named by the request's " + ReplyHeaders.REPLY_TOPIC + "/" + ReplyHeaders.REPLY_PARTITION
+                        + " headers does not exist"
+                : ReplyDestination.partitionHeaderProblem(job.record.headers());
+        if (replyProblem != null && result.getStatus() == Status.OK) {
+            LOG.warn("request {}: {}; answering with an ERROR on {}", result.getRequestId(), replyProblem,
+                    destination.topic());
+            return encode(job, resultFactory.error(job.request, ErrorCodes.httpStatus(ErrorCode.BAD_REQUEST),
+                    replyProblem + "; the segmentation was not delivered: fix the headers and send the request again",
+                    job.queueMs, job.elapsedMs()));
+        }
         byte[] value = backoff.retry("writing result " + result.getRequestId(),
                 () -> results.serialize(destination.topic(), result), SegmentationPipeline::isRegistryUnavailable);
         if (value.length + RECORD_OVERHEAD_BYTES > maxMessageBytes) {

@@ -64,17 +64,16 @@ public record WorkerConfig(String workerId, String bootstrapServers, String sche
                 settings.get(Knob.SAM3_RESULTS_TOPIC),
                 settings.get(Knob.SAM3_DLQ_TOPIC),
                 settings.get(Knob.SAM3_WORKERS_TOPIC),
-                settings.getInt(Knob.SAM3_TOPIC_PARTITIONS, 1, 10_000),
-                settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES, 64 * 1024, Integer.MAX_VALUE),
+                settings.getInt(Knob.SAM3_TOPIC_PARTITIONS),
+                settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES),
                 settings.isSet(Knob.SAM3_IMAGE_ROOT) ? Optional.of(Path.of(settings.get(Knob.SAM3_IMAGE_ROOT)))
                         : Optional.empty(),
-                settings.getInt(Knob.SAM3_WARMUP_RUNS, 0, 100),
+                settings.getInt(Knob.SAM3_WARMUP_RUNS),
                 WorkerLimits.newBuilder()
-                        .setMaxSide(settings.getInt(Knob.SAM3_MAX_SIDE, 1, 65535))
-                        .setMaxPixels(settings.getLong(Knob.SAM3_MAX_PIXELS, 1, Long.MAX_VALUE))
-                        .setMaxPrompts(settings.getInt(Knob.SAM3_MAX_PROMPTS, 1, 1000))
-                        .setMaxMessageBytes(settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES, 64 * 1024,
-                                Integer.MAX_VALUE))
+                        .setMaxSide(settings.getInt(Knob.SAM3_MAX_SIDE))
+                        .setMaxPixels(settings.getLong(Knob.SAM3_MAX_PIXELS))
+                        .setMaxPrompts(settings.getInt(Knob.SAM3_MAX_PROMPTS))
+                        .setMaxMessageBytes(settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES))
                         .build(),
                 runtime,
                 settings.kafkaOverrides());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.avro.Box;
 import io.sam3stream.avro.BoxLabel;
+import io.sam3stream.avro.ErrorCode;
 import io.sam3stream.avro.ExemplarBox;
 import io.sam3stream.avro.Instance;
 import io.sam3stream.avro.MaskFormat;
@@ -135,7 +136,7 @@ class WorkerEndToEndTest {
     }
 
     @Test
-    void aReplyTopicThatDoesNotExistGetsItsResultOnTheResultsTopicInstead() {
+    void aReplyTopicThatDoesNotExistGetsAnErrorSayingSoOnTheResultsTopic() {
         RecordHeaders headers = new RecordHeaders();
         headers.add(ReplyHeaders.REPLY_TOPIC, "no-such-topic".getBytes(StandardCharsets.UTF_8));
         headers.add(ReplyHeaders.CORRELATION_ID, new byte[] {4});
@@ -149,6 +150,30 @@ class WorkerEndToEndTest {
         assertEquals(1, found.size());
         ConsumerRecord<byte[], byte[]> result = found.get(0);
         assertArrayEquals(new byte[] {4}, result.headers().lastHeader(ReplyHeaders.CORRELATION_ID).value());
+        SegmentationResult error = TestRequests.results(found).get(0);
+        assertEquals(Status.ERROR, error.getStatus());
+        assertEquals(ErrorCode.BAD_REQUEST, error.getError().getCode());
+        assertTrue(error.getError().getMessage().contains("no-such-topic"), error.getError().getMessage());
+    }
+
+    @Test
+    void aMalformedReplyPartitionGetsAnErrorOnTheReplyTopic() {
+        String replies = worker.config().requestsTopic() + ".replies-malformed";
+        TestClients.createTopic(replies, 1);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(ReplyHeaders.REPLY_TOPIC, replies.getBytes(StandardCharsets.UTF_8));
+        headers.add(ReplyHeaders.REPLY_PARTITION, new byte[] {0, 1});
+        try (TestClients.Requests producer = new TestClients.Requests(worker.config().requestsTopic())) {
+            producer.send(TestRequests.request("bad-partition", TestRequests.goldenImage(), "cat").build(), headers);
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> found = TestClients.readCommittedKeys(replies, List.of("bad-partition"),
+                RESULTS_TIMEOUT);
+        assertEquals(1, found.size());
+        SegmentationResult error = TestRequests.results(found).get(0);
+        assertEquals(Status.ERROR, error.getStatus());
+        assertTrue(error.getError().getMessage().contains("not a 4-byte big-endian int"),
+                error.getError().getMessage());
     }
 
     @Test

@@ -1,13 +1,42 @@
 package io.sam3stream.backend.nativebridge;
 
+import io.sam3stream.config.ConfigException;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.device.DeviceOptions;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The device knobs of the configuration, as the native islands take them at open. */
 public final class DeviceSettings {
 
+    /** A mesh shape as the reference server accepts it: {@code 1x1}, {@code (1, 1)} or {@code 1,1}. */
+    private static final Pattern MESH_SHAPE = Pattern.compile("\\(?\\s*(\\d+)\\s*[x,]\\s*(\\d+)\\s*\\)?");
+
     private DeviceSettings() {}
+
+    /**
+     * Checks {@code TT_MESH_SHAPE} at start, on every backend, as the reference server does: one chip is the only
+     * shape served, written {@code 1x1}, {@code (1, 1)} or {@code 1,1}; anything else is refused rather than ignored.
+     *
+     * @return the shape as rows and columns ({1, 1})
+     * @throws ConfigException for any other value, naming it
+     */
+    public static int[] meshShape(Settings settings) {
+        String raw = settings.get(Knob.TT_MESH_SHAPE).trim();
+        Matcher m = MESH_SHAPE.matcher(raw);
+        boolean parenthesesMatch = raw.startsWith("(") == raw.endsWith(")");
+        if (!m.matches() || !parenthesesMatch || (raw.contains("x") && raw.startsWith("("))) {
+            throw new ConfigException(Knob.TT_MESH_SHAPE + "=" + raw + " is not a mesh shape (write 1x1, (1, 1)"
+                    + " or 1,1)");
+        }
+        int rows = Integer.parseInt(m.group(1));
+        int cols = Integer.parseInt(m.group(2));
+        if (rows != 1 || cols != 1) {
+            throw new ConfigException(Knob.TT_MESH_SHAPE + "=" + raw + ": only a single chip (1x1) is supported");
+        }
+        return new int[] {rows, cols};
+    }
 
     /**
      * {@code TT_DEVICE_ID}, {@code SAM3_L1_SMALL_SIZE}, {@code SAM3_TRACE_REGION_SIZE}, {@code TT_FUSED} for the
@@ -15,10 +44,10 @@ public final class DeviceSettings {
      * (which, unlike the hardware thread count, honours container CPU limits).
      */
     public static DeviceOptions options(Settings settings) {
-        int threads = settings.getInt(Knob.SAM3_NUM_THREADS, 0, 4096);
-        return new DeviceOptions(settings.getInt(Knob.TT_DEVICE_ID, 0, 1023),
-                settings.getLong(Knob.SAM3_L1_SMALL_SIZE, 0, Long.MAX_VALUE),
-                settings.getLong(Knob.SAM3_TRACE_REGION_SIZE, 0, Long.MAX_VALUE),
+        int threads = settings.getInt(Knob.SAM3_NUM_THREADS);
+        return new DeviceOptions(settings.getInt(Knob.TT_DEVICE_ID),
+                settings.getLong(Knob.SAM3_L1_SMALL_SIZE),
+                settings.getLong(Knob.SAM3_TRACE_REGION_SIZE),
                 threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
                 settings.getBoolean(Knob.TT_FUSED));
     }

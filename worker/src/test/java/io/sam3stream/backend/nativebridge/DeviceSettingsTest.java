@@ -1,11 +1,17 @@
 package io.sam3stream.backend.nativebridge;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sam3stream.config.ConfigException;
 import io.sam3stream.config.Settings;
 import io.sam3stream.device.DeviceOptions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DeviceSettingsTest {
 
@@ -22,5 +28,22 @@ class DeviceSettingsTest {
         DeviceOptions options = DeviceSettings.options(Settings.from(Map.of()));
 
         assertEquals(new DeviceOptions(0, 0, 90_000_000, Runtime.getRuntime().availableProcessors(), true), options);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1x1", "(1, 1)", "1,1", " 1x1 ", "(1,1)", "1 , 1"})
+    void theReferencesSpellingsOfOneChipAreAccepted(String shape) {
+        assertArrayEquals(new int[] {1, 1},
+                DeviceSettings.meshShape(Settings.from(Map.of("TT_MESH_SHAPE", shape))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2x2", "1x2", "(2, 1)", "1", "1x1x1", "(1x1)", "(1, 1",
+        "one", "1;1", "-1x1"})
+    void everyOtherMeshShapeIsRefusedAtStart(String shape) {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> DeviceSettings.meshShape(Settings.from(Map.of("TT_MESH_SHAPE", shape))));
+        assertTrue(e.getMessage().contains("TT_MESH_SHAPE="), e.getMessage());
     }
 }
