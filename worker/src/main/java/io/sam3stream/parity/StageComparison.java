@@ -15,9 +15,6 @@ package io.sam3stream.parity;
 public record StageComparison(String stage, double maxAbsDiff, double meanAbsDiff, double cosine, double tolerance,
         String detail, boolean mask) implements StageVerdict {
 
-    /** Relative tolerance of float stages in float32: max abs diff ≤ 1e-4 × (1 + max |reference|). */
-    public static final double RELATIVE_TOLERANCE = ParityBounds.FP32.relative();
-
     @Override
     public boolean passed() {
         return detail.isEmpty() && (mask || maxAbsDiff <= tolerance);
@@ -26,7 +23,7 @@ public record StageComparison(String stage, double maxAbsDiff, double meanAbsDif
     /** Compares two tensors of the same shape under float32's float-stage tolerance. */
     public static StageComparison of(String stage, long[] actualShape, float[] actual, long[] referenceShape,
             float[] reference) {
-        return relative(stage, actualShape, actual, referenceShape, reference, RELATIVE_TOLERANCE);
+        return relative(stage, actualShape, actual, referenceShape, reference, ParityBounds.FP32.relative());
     }
 
     /** Compares two tensors of the same shape: max abs diff ≤ {@code relative} × (1 + max |reference|). */
