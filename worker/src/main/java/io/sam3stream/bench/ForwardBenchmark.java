@@ -16,7 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The full-size model (procedural weights) through the engine's {@link Sam3Segmenter#infer}: one 1008×1008 image
@@ -75,7 +77,7 @@ public final class ForwardBenchmark {
      * @param residentAfterLoad resident bytes once the served model is built
      * @param loadPeakBytes     peak resident bytes up to the end of loading it
      * @param singleModel       whether the served model was the only one in the process (memory rows are valid)
-     * @param served            the engine as it serves
+     * @param served            the engine as it serves, named by its precision's label
      * @param fp32              the float32 engine on the same weights, or null when the served one is float32
      * @param control           every optimisation off (float32), or null
      */
@@ -106,22 +108,16 @@ public final class ForwardBenchmark {
             try (Sam3Segmenter fp32 = second
                     ? EngineFactory.create(settings.with(Knob.SAM3_PRECISION, "fp32"), ModelSource.procedural(), log)
                     : null) {
-                Sam3Segmenter fp32Engine = fp32 != null ? fp32 : served;
-                List<Mode> modes = new ArrayList<>();
-                modes.add(new Mode("served, " + choice.precision().label(), served, ComputeOptions.OPTIMIZED));
-                if (fp32 != null && options.compareFp32()) {
-                    modes.add(new Mode("fp32", fp32, ComputeOptions.OPTIMIZED));
-                }
-                if (options.control()) {
-                    modes.add(new Mode("control", fp32Engine, ComputeOptions.PLAIN));
-                }
+                Mode servedMode = new Mode(choice.precision().label(), served, ComputeOptions.OPTIMIZED);
+                Mode fp32Mode = fp32 != null && options.compareFp32()
+                        ? new Mode("fp32", fp32, ComputeOptions.OPTIMIZED) : null;
+                Mode controlMode = options.control()
+                        ? new Mode("control", fp32 != null ? fp32 : served, ComputeOptions.PLAIN) : null;
+                List<Mode> modes = Stream.of(servedMode, fp32Mode, controlMode).filter(Objects::nonNull).toList();
                 Map<Mode, ModeResult> results = measure(modes, options, log);
                 return new Result(choice.describe(), servedIsFp32, loadSeconds, resident, loadPeak, fp32 == null,
-                        results.get(modes.get(0)),
-                        modes.stream().filter(m -> m.name().equals("fp32")).map(results::get).findFirst()
-                                .orElse(null),
-                        modes.stream().filter(m -> m.options() == ComputeOptions.PLAIN).map(results::get).findFirst()
-                                .orElse(null));
+                        results.get(servedMode), fp32Mode == null ? null : results.get(fp32Mode),
+                        controlMode == null ? null : results.get(controlMode));
             }
         }
     }

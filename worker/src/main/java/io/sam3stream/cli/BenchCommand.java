@@ -336,7 +336,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
         ForwardBenchmark.Forward served = r.served().median();
-        String precision = r.served().name().substring("served, ".length());
+        String precision = r.served().name();
         table.note("precision", r.precision(), "-");
         table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + precision, seconds(served.seconds()),
                 "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -73,9 +74,9 @@ public final class DemoPage {
         ctx.contentType(name.endsWith(".png") ? "image/png" : "image/jpeg").result(bytes);
     }
 
-    private static java.util.Optional<byte[]> read(String resource) {
+    private static Optional<byte[]> read(String resource) {
         try (InputStream in = DemoPage.class.getResourceAsStream(ROOT + resource)) {
-            return in == null ? java.util.Optional.empty() : java.util.Optional.of(in.readAllBytes());
+            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
         }

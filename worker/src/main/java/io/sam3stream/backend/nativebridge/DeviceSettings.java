@@ -4,14 +4,16 @@ import io.sam3stream.config.ConfigException;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.device.DeviceOptions;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The device knobs of the configuration, as the native islands take them at open. */
 public final class DeviceSettings {
 
-    /** A mesh shape as the reference server accepts it: {@code 1x1}, {@code (1, 1)} or {@code 1,1}. */
-    private static final Pattern MESH_SHAPE = Pattern.compile("\\(?\\s*(\\d+)\\s*[x,]\\s*(\\d+)\\s*\\)?");
+    /** The three ways the reference server accepts a mesh shape: {@code 1x1}, {@code (1, 1)} and {@code 1,1}. */
+    private static final List<Pattern> MESH_SHAPES = List.of(Pattern.compile("(\\d{1,9})\\s*x\\s*(\\d{1,9})"),
+            Pattern.compile("\\(\\s*(\\d{1,9})\\s*,\\s*(\\d{1,9})\\s*\\)"), Pattern.compile("(\\d{1,9})\\s*,\\s*(\\d{1,9})"));
 
     private DeviceSettings() {}
 
@@ -24,12 +26,9 @@ public final class DeviceSettings {
      */
     public static int[] meshShape(Settings settings) {
         String raw = settings.get(Knob.TT_MESH_SHAPE).trim();
-        Matcher m = MESH_SHAPE.matcher(raw);
-        boolean parenthesesMatch = raw.startsWith("(") == raw.endsWith(")");
-        if (!m.matches() || !parenthesesMatch || (raw.contains("x") && raw.startsWith("("))) {
-            throw new ConfigException(Knob.TT_MESH_SHAPE + "=" + raw + " is not a mesh shape (write 1x1, (1, 1)"
-                    + " or 1,1)");
-        }
+        Matcher m = MESH_SHAPES.stream().map(p -> p.matcher(raw)).filter(Matcher::matches).findFirst()
+                .orElseThrow(() -> new ConfigException(Knob.TT_MESH_SHAPE + "=" + raw
+                        + " is not a mesh shape (write 1x1, (1, 1) or 1,1)"));
         int rows = Integer.parseInt(m.group(1));
         int cols = Integer.parseInt(m.group(2));
         if (rows != 1 || cols != 1) {
