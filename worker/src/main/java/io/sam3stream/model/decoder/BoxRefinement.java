@@ -3,6 +3,7 @@ package io.sam3stream.model.decoder;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
@@ -26,6 +27,11 @@ public final class BoxRefinement {
     /** Loads {@code name.layers.0..2} ({@code MLP(d, d, 4, 3)}). */
     public static BoxRefinement load(Params p, String name) {
         return new BoxRefinement(Mlp.load(p, name, 3));
+    }
+
+    /** Adds {@code bbox_embed} to the decoder graph's parameters. */
+    void addTo(GraphWeights.Builder graph) {
+        bboxEmbed.addTo(graph, "bbox_embed");
     }
 
     /**

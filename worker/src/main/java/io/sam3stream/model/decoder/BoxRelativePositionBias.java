@@ -3,6 +3,7 @@ package io.sam3stream.model.decoder;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
@@ -37,6 +38,12 @@ public final class BoxRelativePositionBias {
     public static BoxRelativePositionBias load(Params decoder) {
         return new BoxRelativePositionBias(Mlp.load(decoder, "boxRPB_embed_x", 2),
                 Mlp.load(decoder, "boxRPB_embed_y", 2));
+    }
+
+    /** Adds {@code boxRPB_embed_x} and {@code boxRPB_embed_y} to the decoder graph's parameters. */
+    void addTo(GraphWeights.Builder graph) {
+        embedX.addTo(graph, "boxRPB_embed_x");
+        embedY.addTo(graph, "boxRPB_embed_y");
     }
 
     /**

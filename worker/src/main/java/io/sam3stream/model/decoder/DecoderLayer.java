@@ -2,6 +2,7 @@ package io.sam3stream.model.decoder;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.MultiheadAttention;
@@ -52,6 +53,19 @@ public final class DecoderLayer {
                 MultiheadAttention.load(layer, "ca_text", heads), LayerNorm.load(layer, "catext_norm"),
                 MultiheadAttention.load(layer, "cross_attn", heads), LayerNorm.load(layer, "norm1"),
                 Linear.load(layer, "linear1"), Linear.load(layer, "linear2"), LayerNorm.load(layer, "norm3"));
+    }
+
+    /** Adds this layer's parameters under {@code name} ({@code layers.<i>}) to the decoder graph's. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        selfAttention.addTo(graph, name + ".self_attn");
+        selfAttentionNorm.addTo(graph, name + ".norm2");
+        textCrossAttention.addTo(graph, name + ".ca_text");
+        textCrossAttentionNorm.addTo(graph, name + ".catext_norm");
+        imageCrossAttention.addTo(graph, name + ".cross_attn");
+        imageCrossAttentionNorm.addTo(graph, name + ".norm1");
+        feedForwardIn.addTo(graph, name + ".linear1");
+        feedForwardOut.addTo(graph, name + ".linear2");
+        feedForwardNorm.addTo(graph, name + ".norm3");
     }
 
     /**

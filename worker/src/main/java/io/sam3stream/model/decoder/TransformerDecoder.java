@@ -8,9 +8,12 @@ import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import io.sam3stream.model.config.Sam3Config;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
@@ -39,10 +42,13 @@ public final class TransformerDecoder {
     private final int dModel;
     private final int heads;
     private final int grid;
+    /** The same parameters for {@link PromptGraphs#decoder}; null when the layers are not float32. */
+    private final GraphWeights graph;
 
     private TransformerDecoder(List<DecoderLayer> layers, LayerNorm outputNorm, BoxRefinement boxRefinement,
             NDArray queryEmbed, NDArray referencePoints, BoxRelativePositionBias positionBias, Mlp refPointHead,
-            NDArray presenceToken, LayerNorm presenceOutNorm, Mlp presenceHead, int dModel, int heads, int grid) {
+            NDArray presenceToken, LayerNorm presenceOutNorm, Mlp presenceHead, int dModel, int heads, int grid,
+            Params decoder) {
         this.layers = List.copyOf(layers);
         this.outputNorm = outputNorm;
         this.boxRefinement = boxRefinement;
@@ -56,6 +62,24 @@ public final class TransformerDecoder {
         this.dModel = dModel;
         this.heads = heads;
         this.grid = grid;
+        this.graph = decoder.precision().isFp32() ? graphWeights(decoder) : null;
+    }
+
+    private GraphWeights graphWeights(Params decoder) {
+        GraphWeights.Builder graph = GraphWeights.builder();
+        for (int i = 0; i < layers.size(); i++) {
+            layers.get(i).addTo(graph, "layers." + i);
+        }
+        outputNorm.addTo(graph, "norm");
+        boxRefinement.addTo(graph);
+        positionBias.addTo(graph);
+        refPointHead.addTo(graph, "ref_point_head");
+        presenceOutNorm.addTo(graph, "presence_token_out_norm");
+        presenceHead.addTo(graph, "presence_token_head");
+        graph.put("query_embed.weight", queryEmbed);
+        graph.put("reference_points.weight", referencePoints);
+        graph.put("presence_token.weight", presenceToken);
+        return graph.build(decoder.manager());
     }
 
     /** Loads the decoder from its {@code transformer.decoder} subtree. */
@@ -75,7 +99,7 @@ public final class TransformerDecoder {
                 BoxRefinement.load(decoder, "bbox_embed"), queryEmbed, decoder.get("reference_points.weight"),
                 BoxRelativePositionBias.load(decoder), Mlp.load(decoder, "ref_point_head", 2),
                 decoder.get("presence_token.weight"), LayerNorm.load(decoder, "presence_token_out_norm"),
-                Mlp.load(decoder, "presence_token_head", 3), config.dModel(), heads, config.grid());
+                Mlp.load(decoder, "presence_token_head", 3), config.dModel(), heads, config.grid(), decoder);
     }
 
     /**
@@ -92,6 +116,9 @@ public final class TransformerDecoder {
         long tokens = memory.getShape().get(1);
         if (tokens != (long) grid * grid) {
             throw new IllegalArgumentException("memory has " + tokens + " tokens, expected " + grid + "×" + grid);
+        }
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            return forwardGraph(memory, memoryPos, prompt, promptMask, sink);
         }
         NDList out = Scopes.keepAll(() -> {
             long batch = memory.getShape().get(0);
@@ -124,6 +151,23 @@ public final class TransformerDecoder {
         });
         // The query state grew from the weights, so hand the results to the caller's manager, not the model's.
         out.attach(memory.getManager());
+        return new DecoderOutput(out.get(0), out.get(1), out.get(2));
+    }
+
+    /** {@link #forward} as one call of the compiled graph. */
+    private DecoderOutput forwardGraph(NDArray memory, NDArray memoryPos, NDArray prompt, NDArray promptMask,
+            StageSink sink) {
+        NDList out = PromptGraphs.decoder(memory, memoryPos, prompt, promptMask, graph, layers.size(), heads, grid);
+        NDArray layerBoxes = out.get(3);
+        NDArray presenceFeatures = out.get(4);
+        if (sink.active()) {
+            sink.record("decoder.hs", out.get(0));
+            sink.record("decoder.ref_boxes", layerBoxes);
+            sink.record("decoder.presence_logits", out.get(2));
+            sink.record("decoder.presence_feats", presenceFeatures);
+        }
+        layerBoxes.close();
+        presenceFeatures.close();
         return new DecoderOutput(out.get(0), out.get(1), out.get(2));
     }
 

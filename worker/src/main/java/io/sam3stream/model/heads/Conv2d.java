@@ -2,6 +2,7 @@ package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 
 /**
@@ -14,6 +15,12 @@ record Conv2d(NDArray weight, NDArray bias) {
     static Conv2d load(Params p, String name) {
         Params sub = p.sub(name);
         return new Conv2d(sub.get("weight"), sub.get("bias"));
+    }
+
+    /** Adds {@code name.weight} and {@code name.bias} to a graph's parameters. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        graph.put(name + ".weight", weight);
+        graph.put(name + ".bias", bias);
     }
 
     NDArray forward(NDArray x) {

@@ -1,11 +1,15 @@
 package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 
 /**
@@ -22,6 +26,8 @@ public final class DotProductScoring {
     private final LayerNorm promptMlpNorm;
     private final Linear promptProj;
     private final Linear hsProj;
+    /** The same parameters for {@link PromptGraphs#scoring}; null when the layers are not float32. */
+    private final GraphWeights graph;
 
     /**
      * @param promptMlp     the prompt MLP's layers; its input is added back to its output
@@ -34,12 +40,24 @@ public final class DotProductScoring {
         this.promptMlpNorm = promptMlpNorm;
         this.promptProj = promptProj;
         this.hsProj = hsProj;
+        this.graph = promptProj.precision().isFp32() ? graphWeights(promptMlp.layers().get(0).weight().getManager())
+                : null;
+    }
+
+    private GraphWeights graphWeights(NDManager owner) {
+        GraphWeights.Builder graph = GraphWeights.builder();
+        promptMlp.addTo(graph, "prompt_mlp");
+        promptMlpNorm.addTo(graph, "prompt_mlp.out_norm");
+        promptProj.addTo(graph, "prompt_proj");
+        hsProj.addTo(graph, "hs_proj");
+        return graph.build(owner);
     }
 
     /** Loads the {@code dot_prod_scoring} subtree. */
     public static DotProductScoring load(Params scoring) {
-        return new DotProductScoring(Mlp.load(scoring, "prompt_mlp", 2), LayerNorm.load(scoring, "prompt_mlp.out_norm"),
-                Linear.load(scoring, "prompt_proj"), Linear.load(scoring, "hs_proj"));
+        return new DotProductScoring(Mlp.load(scoring, "prompt_mlp", 2),
+                LayerNorm.load(scoring, "prompt_mlp.out_norm"), Linear.load(scoring, "prompt_proj"),
+                Linear.load(scoring, "hs_proj"));
     }
 
     /**
@@ -49,6 +67,9 @@ public final class DotProductScoring {
      * @return logits (L, B, Q, 1)
      */
     public NDArray forward(NDArray hs, NDArray prompt, NDArray promptMask) {
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            return PromptGraphs.scoring(hs, prompt, promptMask, graph);
+        }
         return Scopes.keep(() -> {
             NDArray promptFeatures = promptMlpNorm.forward(promptMlp.forward(prompt).add(prompt));
             NDArray pooled = promptProj.forward(meanOverValidTokens(promptFeatures, promptMask));

@@ -1,6 +1,7 @@
 package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 
@@ -23,6 +24,12 @@ public record GroupNorm(int groups, NDArray weight, NDArray bias, float eps) {
     public static GroupNorm load(Params p, String name, int groups) {
         Params sub = p.sub(name);
         return new GroupNorm(groups, sub.get("weight"), sub.get("bias"), DEFAULT_EPS);
+    }
+
+    /** Adds {@code name.weight} and {@code name.bias} to a graph's parameters. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        graph.put(name + ".weight", weight);
+        graph.put(name + ".bias", bias);
     }
 
     /** @param x (N, C, H, W) with C a multiple of {@link #groups()} */

@@ -2,6 +2,7 @@ package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 import java.util.ArrayList;
@@ -42,6 +43,14 @@ public final class PixelDecoder {
             norms.add(GroupNorm.load(pixelDecoder, "norms." + i, GROUPS));
         }
         return new PixelDecoder(convs, norms);
+    }
+
+    /** Adds {@code name.conv_layers.i} and {@code name.norms.i} of the stages in use to a graph's parameters. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        for (int i = 0; i < convs.size(); i++) {
+            convs.get(i).addTo(graph, name + ".conv_layers." + i);
+            norms.get(i).addTo(graph, name + ".norms." + i);
+        }
     }
 
     /**

@@ -1,11 +1,15 @@
 package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import io.sam3stream.model.config.Sam3Config;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.MultiheadAttention;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
@@ -26,9 +30,12 @@ public final class SegmentationHead {
     private final Conv2d semanticSegHead;
     private final Mlp maskEmbed;
     private final int grid;
+    /** The same parameters for {@link PromptGraphs#segmentationHead}; null when the layers are not float32. */
+    private final GraphWeights graph;
 
     private SegmentationHead(LayerNorm crossAttentionNorm, MultiheadAttention crossAttendPrompt,
-            PixelDecoder pixelDecoder, Conv2d instanceSegHead, Conv2d semanticSegHead, Mlp maskEmbed, int grid) {
+            PixelDecoder pixelDecoder, Conv2d instanceSegHead, Conv2d semanticSegHead, Mlp maskEmbed, int grid,
+            Params head) {
         this.crossAttentionNorm = crossAttentionNorm;
         this.crossAttendPrompt = crossAttendPrompt;
         this.pixelDecoder = pixelDecoder;
@@ -36,6 +43,18 @@ public final class SegmentationHead {
         this.semanticSegHead = semanticSegHead;
         this.maskEmbed = maskEmbed;
         this.grid = grid;
+        this.graph = head.precision().isFp32() ? graphWeights(head) : null;
+    }
+
+    private GraphWeights graphWeights(Params head) {
+        GraphWeights.Builder graph = GraphWeights.builder();
+        crossAttentionNorm.addTo(graph, "cross_attn_norm");
+        crossAttendPrompt.addTo(graph, "cross_attend_prompt");
+        pixelDecoder.addTo(graph, "pixel_decoder");
+        instanceSegHead.addTo(graph, "instance_seg_head");
+        semanticSegHead.addTo(graph, "semantic_seg_head");
+        maskEmbed.addTo(graph, "mask_predictor.mask_embed");
+        return graph.build(head.manager());
     }
 
     /**
@@ -47,7 +66,7 @@ public final class SegmentationHead {
                 MultiheadAttention.load(head, "cross_attend_prompt", config.maskHeadHeads()),
                 PixelDecoder.load(head.sub("pixel_decoder"), 3),
                 Conv2d.load(head, "instance_seg_head"), Conv2d.load(head, "semantic_seg_head"),
-                Mlp.load(head, "mask_predictor.mask_embed", 3), config.grid());
+                Mlp.load(head, "mask_predictor.mask_embed", 3), config.grid(), head);
     }
 
     /**
@@ -64,6 +83,9 @@ public final class SegmentationHead {
      */
     public NDArray forward(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finerLevels,
             NDArray queries, StageSink sink) {
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            return forwardGraph(memory, prompt, promptMask, finerLevels, queries, sink);
+        }
         return Scopes.keep(() -> {
             NDArray attended = memory.add(crossAttendPrompt.forward(crossAttentionNorm.forward(memory), prompt,
                     prompt, promptMask, null));
@@ -89,12 +111,39 @@ public final class SegmentationHead {
         });
     }
 
+    /** {@link #forward} as one call of the compiled graph. */
+    private NDArray forwardGraph(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finerLevels,
+            NDArray queries, StageSink sink) {
+        checkTokens(memory);
+        NDList out = PromptGraphs.segmentationHead(memory, prompt, promptMask, finerLevels, queries, graph,
+                crossAttendPrompt.heads(), grid, sink.active());
+        NDArray masks = out.get(0);
+        if (sink.active()) {
+            try (NDArray attended = out.get(1).transpose(1, 0, 2)) {
+                sink.record("seg.prompt_attended_memory", attended);
+            }
+            sink.record("seg.pixel_embed", out.get(2));
+            sink.record("seg.instance_embeds", out.get(3));
+            sink.record("seg.semantic_seg", out.get(4));
+            sink.record("seg.pred_masks", masks);
+        }
+        for (int i = 1; i < out.size(); i++) {
+            out.get(i).close();
+        }
+        return masks;
+    }
+
     /** (B, G·G, d) tokens, index y·G + x → (B, d, G, G). */
     private NDArray toFeatureMap(NDArray tokens) {
+        checkTokens(tokens);
         long[] s = tokens.getShape().getShape();
-        if (s[1] != (long) grid * grid) {
-            throw new IllegalArgumentException("memory has " + s[1] + " tokens, expected " + grid + "×" + grid);
-        }
         return tokens.transpose(0, 2, 1).reshape(s[0], s[2], grid, grid);
+    }
+
+    private void checkTokens(NDArray tokens) {
+        long count = tokens.getShape().get(1);
+        if (count != (long) grid * grid) {
+            throw new IllegalArgumentException("memory has " + count + " tokens, expected " + grid + "×" + grid);
+        }
     }
 }

@@ -20,15 +20,20 @@ import java.util.List;
  * @param oneDnnLinear       linear layers through oneDNN, with the GELU that follows some of them fused into the
  *                           product's epilogue, instead of libtorch's default BLAS (MKL) and a separate GELU pass;
  *                           on AVX2 machines oneDNN's kernels are the faster of the two
+ * @param moduleGraphs       the prompt side's small-operator modules (decoder, scoring, segmentation head) each run
+ *                           as one compiled TorchScript graph ({@link PromptGraphs}) instead of operator by
+ *                           operator from Java
  */
 public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse,
-        boolean oneDnnLinear) {
+        boolean oneDnnLinear, boolean moduleGraphs) {
 
     /** Every measure on: what the engine serves with. */
-    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true);
+    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true, true);
 
-    /** Every measure off: plain op-by-op attention, no fusion, no layout reuse (the benchmark's control). */
-    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false);
+    /**
+     * Every measure off: plain op-by-op attention, no fusion, no layout reuse, no graphs (the benchmark's control).
+     */
+    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false, false);
 
     private static final ThreadLocal<ComputeOptions> CURRENT = ThreadLocal.withInitial(() -> OPTIMIZED);
 
@@ -61,6 +66,9 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
         }
         if (oneDnnLinear) {
             on.add("oneDNN linear+GELU");
+        }
+        if (moduleGraphs) {
+            on.add("module graphs");
         }
         return on.isEmpty() ? "none" : String.join(", ", on);
     }

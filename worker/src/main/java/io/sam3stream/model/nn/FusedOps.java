@@ -3,20 +3,11 @@ package io.sam3stream.model.nn;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.engine.PtNDArray;
-import ai.djl.pytorch.engine.PtNDManager;
-import ai.djl.pytorch.engine.PtSymbolBlock;
 import ai.djl.pytorch.jni.IValue;
-import ai.djl.pytorch.jni.IValueUtils;
-import ai.djl.pytorch.jni.JniUtils;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * libtorch operators that DJL does not bind, reached through a small TorchScript module compiled at first use
- * (source: {@code FusedOps.torchscript} beside this class, packaged by {@link TorchScriptArchive}):
+ * (source: {@code FusedOps.torchscript} beside this class, compiled by {@link ScriptModule}):
  * <ul>
  *   <li>{@code torch.scaled_dot_product_attention}: on CPU a blocked kernel with an online softmax, so the (Lq, Lk)
  *       logits of a 5184-token attention never reach memory;</li>
@@ -33,34 +24,11 @@ import java.nio.charset.StandardCharsets;
  */
 public final class FusedOps {
 
-    private static final String CLASS_NAME = "FusedOps";
-
     private FusedOps() {}
 
     /** The compiled module, built on first use and kept for the life of the process. */
     private static final class Module {
-        static final NDManager MANAGER = NDManager.newBaseManager();
-        static final PtSymbolBlock INSTANCE = load();
-
-        private static PtSymbolBlock load() {
-            byte[] archive = TorchScriptArchive.of(CLASS_NAME, source());
-            try {
-                return JniUtils.loadModule((PtNDManager) MANAGER, new ByteArrayInputStream(archive), false, false);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot load the fused operators", e);
-            }
-        }
-
-        private static String source() {
-            try (InputStream in = FusedOps.class.getResourceAsStream(CLASS_NAME + ".torchscript")) {
-                if (in == null) {
-                    throw new IllegalStateException(CLASS_NAME + ".torchscript is missing from the class path");
-                }
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + CLASS_NAME + ".torchscript", e);
-            }
-        }
+        static final ScriptModule INSTANCE = ScriptModule.compile("FusedOps");
     }
 
     /**
@@ -183,16 +151,10 @@ public final class FusedOps {
     }
 
     private static NDArray run(String method, NDManager manager, IValue[] inputs) {
-        try (IValue result = IValueUtils.runMethod(Module.INSTANCE, method, inputs)) {
-            return result.toTensor((PtNDManager) manager);
-        } finally {
-            for (IValue input : inputs) {
-                input.close();
-            }
-        }
+        return Module.INSTANCE.runTensor(method, manager, inputs);
     }
 
     private static IValue tensor(NDArray array) {
-        return IValue.from((PtNDArray) array);
+        return ScriptModule.tensor(array);
     }
 }

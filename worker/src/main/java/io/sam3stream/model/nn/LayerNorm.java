@@ -14,6 +14,12 @@ public record LayerNorm(NDArray weight, NDArray bias, float eps) {
         return new LayerNorm(sub.get("weight"), sub.get("bias"), DEFAULT_EPS);
     }
 
+    /** Adds {@code name.weight} and {@code name.bias} to a graph's parameters. */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        graph.put(name + ".weight", weight);
+        graph.put(name + ".bias", bias);
+    }
+
     public NDArray forward(NDArray x) {
         return ai.djl.nn.norm.LayerNorm.layerNorm(x, new Shape(weight.getShape().get(0)), weight, bias, eps)
                 .singletonOrThrow();

@@ -28,6 +28,21 @@ public record Linear(NDArray weight, NDArray bias, Precision precision) {
         return new Linear(precision.store(weight), bias == null ? null : precision.store(bias), precision);
     }
 
+    /**
+     * Adds {@code name.weight} and {@code name.bias} to a graph's parameters.
+     *
+     * @throws IllegalStateException for a bfloat16 layer (graphs compute in float32)
+     */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        if (!precision.isFp32()) {
+            throw new IllegalStateException("graphs take float32 layers, " + name + " is " + precision);
+        }
+        graph.put(name + ".weight", weight);
+        if (bias != null) {
+            graph.put(name + ".bias", bias);
+        }
+    }
+
     /** x·Wᵀ + b; the result may be updated in place. */
     public NDArray forward(NDArray x) {
         if (precision.bf16Linear()) {

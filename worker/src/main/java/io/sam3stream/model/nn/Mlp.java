@@ -20,6 +20,13 @@ public record Mlp(List<Linear> layers) {
         return new Mlp(List.copyOf(layers));
     }
 
+    /** Adds {@code name.layers.i.*} to a graph's parameters. */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        for (int i = 0; i < layers.size(); i++) {
+            layers.get(i).addTo(graph, name + ".layers." + i);
+        }
+    }
+
     /** Applies the layers; the hidden activations are freed before returning. */
     public NDArray forward(NDArray input) {
         return Scopes.keep(() -> {

@@ -49,6 +49,17 @@ public final class MultiheadAttention {
     }
 
     /**
+     * Adds the projections to a graph's parameters as {@code name.q_proj}, {@code name.k_proj}, {@code name.v_proj}
+     * (the three row blocks of {@code in_proj}) and {@code name.out_proj}.
+     */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        qProj.addTo(graph, name + ".q_proj");
+        kProj.addTo(graph, name + ".k_proj");
+        vProj.addTo(graph, name + ".v_proj");
+        outProj.addTo(graph, name + ".out_proj");
+    }
+
+    /**
      * @param query          (B, Lq, E)
      * @param key            (B, Lk, E)
      * @param value          (B, Lk, E)

@@ -1,0 +1,63 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import java.util.List;
+
+/**
+ * The prompt side's small-operator modules as compiled graphs: each module's forward is one TorchScript method
+ * (source: {@code PromptGraphs.torchscript} beside this class) that reads the module's parameters from its
+ * {@link GraphWeights}, so a prompt costs one call per module instead of one JNI call, one dispatch and one Java
+ * object per operator. The methods compute what the modules' op-by-op Java forms compute, operator for operator
+ * (checked against them and against the golden stages); those forms stay the readable reference and the path taken
+ * when {@link ComputeOptions#moduleGraphs} is off.
+ *
+ * <p>Results are allocated in the manager of the first array argument and must only be read.
+ */
+public final class PromptGraphs {
+
+    private PromptGraphs() {}
+
+    private static final class Module {
+        static final ScriptModule INSTANCE = ScriptModule.compile("PromptGraphs");
+    }
+
+    /**
+     * The decoder ({@code TransformerDecoder} with its box refinement, box-relative attention bias and presence
+     * head), every layer.
+     *
+     * @return every layer's normed queries (L, B, Q, d), the last refined boxes (B, Q, 4), every layer's presence
+     *         logit (L, B, 1), every layer's reference boxes (L, B, Q, 4) and the last presence token (1, B, d)
+     */
+    public static NDList decoder(NDArray memory, NDArray memoryPos, NDArray prompt, NDArray promptMask,
+            GraphWeights weights, int layers, int heads, int grid) {
+        return Module.INSTANCE.runTensors("decoder", memory.getManager(), new ScriptCall().tensor(memory)
+                .tensor(memoryPos).tensor(prompt).tensor(promptMask).weights(weights).integer(layers)
+                .integer(heads).integer(grid));
+    }
+
+    /**
+     * {@code DotProductScoring}.
+     *
+     * @return logits (L, B, Q, 1)
+     */
+    public static NDArray scoring(NDArray hs, NDArray prompt, NDArray promptMask, GraphWeights weights) {
+        return Module.INSTANCE.runTensors("scoring", hs.getManager(), new ScriptCall().tensor(hs).tensor(prompt)
+                .tensor(promptMask).weights(weights)).singletonOrThrow();
+    }
+
+    /**
+     * The segmentation head's inference path.
+     *
+     * @param finer  the pyramid levels finer than the memory, finest first
+     * @param record also return the stages the golden comparison reads
+     * @return the mask logits (B, Q, 4G, 4G), then, when recording, the prompt-attended memory (B, G·G, d), the
+     *         pixel embedding, the instance embeddings and the semantic logits
+     */
+    public static NDList segmentationHead(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finer,
+            NDArray queries, GraphWeights weights, int heads, int grid, boolean record) {
+        return Module.INSTANCE.runTensors("segmentation_head", memory.getManager(), new ScriptCall().tensor(memory)
+                .tensor(prompt).tensor(promptMask).tensors(finer).tensor(queries).weights(weights).integer(heads)
+                .integer(grid).flag(record));
+    }
+}
