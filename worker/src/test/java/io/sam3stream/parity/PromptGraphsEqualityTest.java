@@ -18,15 +18,15 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compiled graphs of the decoder, the scoring and the segmentation head compute what their op-by-op Java forms
- * compute: every stage those modules record, for every tiny golden case, equal to float rounding (the graphs call
+ * The compiled graphs of the prompt side (geometry encoder, fusion encoder, decoder, scoring, segmentation head)
+ * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float rounding (the graphs call
  * the same libtorch operators; only group norm and the 2× upsampling are single native operators there, as
  * upstream calls them).
  */
 class PromptGraphsEqualityTest {
 
     /** Stages the three modules emit (and the model outputs built from them), after the case name. */
-    private static final List<String> MODULE_PREFIXES = List.of("decoder.", "seg.", "out.");
+    private static final List<String> MODULE_PREFIXES = List.of("geo.", "prompt.", "encoder.", "decoder.", "seg.", "out.");
 
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
@@ -59,6 +59,8 @@ class PromptGraphsEqualityTest {
             compared.add(stage);
         }
         assertFalse(compared.isEmpty(), "no module stage was compared");
+        assertTrue(compared.stream().anyMatch(s -> s.contains("geo.feats")), "geometry stages compared");
+        assertTrue(compared.stream().anyMatch(s -> s.contains("encoder.memory")), "fusion stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("decoder.hs")), "decoder stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("seg.pred_masks")), "segmentation stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("out.pred_logits")), "scores compared");

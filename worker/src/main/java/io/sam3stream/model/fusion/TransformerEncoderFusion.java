@@ -2,7 +2,10 @@ package io.sam3stream.model.fusion;
 
 import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.config.TransformerConfig;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
@@ -23,9 +26,22 @@ import java.util.List;
 public final class TransformerEncoderFusion implements FusionEncoder {
 
     private final List<TransformerEncoderLayer> layers;
+    private final int heads;
+    /** The same parameters for {@link PromptGraphs#fusionEncoder}; null when the layers are not float32. */
+    private final GraphWeights graph;
 
-    private TransformerEncoderFusion(List<TransformerEncoderLayer> layers) {
+    private TransformerEncoderFusion(List<TransformerEncoderLayer> layers, int heads, Params encoder) {
         this.layers = layers;
+        this.heads = heads;
+        if (encoder.precision().isFp32()) {
+            GraphWeights.Builder graph = GraphWeights.builder();
+            for (int i = 0; i < layers.size(); i++) {
+                layers.get(i).addTo(graph, "layers." + i);
+            }
+            this.graph = graph.build(encoder.manager());
+        } else {
+            this.graph = null;
+        }
     }
 
     /**
@@ -42,7 +58,7 @@ public final class TransformerEncoderFusion implements FusionEncoder {
         for (int i = 0; i < config.layers(); i++) {
             layers.add(TransformerEncoderLayer.load(encoder.sub("layers." + i), config.heads()));
         }
-        return new TransformerEncoderFusion(List.copyOf(layers));
+        return new TransformerEncoderFusion(List.copyOf(layers), config.heads(), encoder);
     }
 
     /**
@@ -57,12 +73,16 @@ public final class TransformerEncoderFusion implements FusionEncoder {
     @Override
     public NDArray encode(ImageTokens image, NDArray prompt, NDArray promptMask, StageSink sink) {
         NDArray x = image.tokens();
-        for (TransformerEncoderLayer layer : layers) {
-            NDArray next = layer.forward(x, image.pos(), null, prompt, null, promptMask);
-            if (x != image.tokens()) {
-                x.close();
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            x = PromptGraphs.fusionEncoder(x, image.pos(), prompt, promptMask, graph, layers.size(), heads);
+        } else {
+            for (TransformerEncoderLayer layer : layers) {
+                NDArray next = layer.forward(x, image.pos(), null, prompt, null, promptMask);
+                if (x != image.tokens()) {
+                    x.close();
+                }
+                x = next;
             }
-            x = next;
         }
         StageLayouts.recordSequenceFirst(sink, "encoder.memory", x);
         if (sink.active()) {

@@ -2,6 +2,7 @@ package io.sam3stream.model.fusion;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.MultiheadAttention;
@@ -54,6 +55,17 @@ public final class TransformerEncoderLayer {
                 LayerNorm.load(layer, "norm3"),
                 Linear.load(layer, "linear1"),
                 Linear.load(layer, "linear2"));
+    }
+
+    /** Adds this layer's parameters under {@code name} to a graph's. */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        norm1.addTo(graph, name + ".norm1");
+        selfAttn.addTo(graph, name + ".self_attn");
+        norm2.addTo(graph, name + ".norm2");
+        crossAttn.addTo(graph, name + ".cross_attn_image");
+        norm3.addTo(graph, name + ".norm3");
+        linear1.addTo(graph, name + ".linear1");
+        linear2.addTo(graph, name + ".linear2");
     }
 
     /**

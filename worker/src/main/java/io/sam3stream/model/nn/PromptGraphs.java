@@ -5,7 +5,7 @@ import ai.djl.ndarray.NDList;
 import java.util.List;
 
 /**
- * The prompt side's small-operator modules as compiled graphs: each module's forward is one TorchScript method
+ * The prompt side's modules as compiled graphs: each module's forward is one TorchScript method
  * (source: {@code PromptGraphs.torchscript} beside this class) that reads the module's parameters from its
  * {@link GraphWeights}, so a prompt costs one call per module instead of one JNI call, one dispatch and one Java
  * object per operator. The methods compute what the modules' op-by-op Java forms compute, operator for operator
@@ -34,6 +34,34 @@ public final class PromptGraphs {
         return Module.INSTANCE.runTensors("decoder", memory.getManager(), new ScriptCall().tensor(memory)
                 .tensor(memoryPos).tensor(prompt).tensor(promptMask).weights(weights).integer(layers)
                 .integer(heads).integer(grid));
+    }
+
+    /**
+     * The fusion encoder: every layer, the image tokens (batch 1 or B) with their positions on self-attention
+     * queries and keys, cross-attending to the B prompts.
+     *
+     * @return the memory (B, H·W, d)
+     */
+    public static NDArray fusionEncoder(NDArray image, NDArray imagePos, NDArray prompt, NDArray promptMask,
+            GraphWeights weights, int layers, int heads) {
+        return Module.INSTANCE.runTensors("fusion_encoder", image.getManager(), new ScriptCall().tensor(image)
+                .tensor(imagePos).tensor(prompt).tensor(promptMask).weights(weights).integer(layers)
+                .integer(heads)).singletonOrThrow();
+    }
+
+    /**
+     * The geometry encoder after its box embeddings: {@code final_proj}, {@code norm}, every layer (padding
+     * masked; cross-attention to the image tokens with their positions on the keys) and {@code encode_norm}.
+     *
+     * @param sequence (B, N+1, d) per prompt its box embeddings, CLS and padding
+     * @param mask     (B, N+1) true = padding
+     * @return (B, N+1, d)
+     */
+    public static NDArray geometryEncoder(NDArray sequence, NDArray mask, NDArray image, NDArray imagePos,
+            GraphWeights weights, int layers, int heads) {
+        return Module.INSTANCE.runTensors("geometry_encoder", sequence.getManager(), new ScriptCall()
+                .tensor(sequence).tensor(mask).tensor(image).tensor(imagePos).weights(weights).integer(layers)
+                .integer(heads)).singletonOrThrow();
     }
 
     /**

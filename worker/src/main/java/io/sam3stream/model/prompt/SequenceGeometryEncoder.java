@@ -10,9 +10,12 @@ import ai.djl.nn.core.Embedding;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.fusion.ImageTokens;
 import io.sam3stream.model.fusion.TransformerEncoderLayer;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
@@ -52,8 +55,11 @@ public final class SequenceGeometryEncoder {
     private final List<TransformerEncoderLayer> layers;
     private final LayerNorm encodeNorm;
     private final int roiSize;
+    private final int heads;
+    /** The parameters after the box embeddings, for {@link PromptGraphs#geometryEncoder}; null unless float32. */
+    private final GraphWeights graph;
 
-    private SequenceGeometryEncoder(Params geo, List<TransformerEncoderLayer> layers, int roiSize) {
+    private SequenceGeometryEncoder(Params geo, List<TransformerEncoderLayer> layers, int roiSize, int heads) {
         this.labelEmbed = geo.get("label_embed.weight");
         this.clsEmbed = geo.get("cls_embed.weight");
         this.boxesDirectProject = Linear.load(geo, "boxes_direct_project");
@@ -66,6 +72,19 @@ public final class SequenceGeometryEncoder {
         this.layers = layers;
         this.encodeNorm = LayerNorm.load(geo, "encode_norm");
         this.roiSize = roiSize;
+        this.heads = heads;
+        this.graph = geo.precision().isFp32() ? graphWeights(geo.manager()) : null;
+    }
+
+    private GraphWeights graphWeights(NDManager owner) {
+        GraphWeights.Builder graph = GraphWeights.builder();
+        finalProj.addTo(graph, "final_proj");
+        norm.addTo(graph, "norm");
+        for (int i = 0; i < layers.size(); i++) {
+            layers.get(i).addTo(graph, "encode." + i);
+        }
+        encodeNorm.addTo(graph, "encode_norm");
+        return graph.build(owner);
     }
 
     /** Loads {@code geometry_encoder.*} from the model root. */
@@ -75,7 +94,7 @@ public final class SequenceGeometryEncoder {
         for (int i = 0; i < config.geometry().layers(); i++) {
             layers.add(TransformerEncoderLayer.load(geo.sub("encode." + i), config.geometry().heads()));
         }
-        return new SequenceGeometryEncoder(geo, List.copyOf(layers), config.roiSize());
+        return new SequenceGeometryEncoder(geo, List.copyOf(layers), config.roiSize(), config.geometry().heads());
     }
 
     /**
@@ -103,9 +122,19 @@ public final class SequenceGeometryEncoder {
             boxEmbeddings.close();
         }
         NDArray mask = paddingMask(prompts, maxBoxes, manager);
-
-        NDArray projected = finalProj.forward(sequence);
+        NDArray features = graph != null && ComputeOptions.current().moduleGraphs()
+                ? PromptGraphs.geometryEncoder(sequence, mask, image.tokens(), image.pos(), graph, layers.size(),
+                        heads)
+                : encodeSequence(sequence, mask, image);
         sequence.close();
+        StageLayouts.recordSequenceFirst(sink, "geo.feats", features);
+        sink.record("geo.mask", mask);
+        return new GeometryEncoding(features, mask);
+    }
+
+    /** final_proj, norm, the layers and encode_norm, op by op: (B, N+1, d). */
+    private NDArray encodeSequence(NDArray sequence, NDArray mask, ImageTokens image) {
+        NDArray projected = finalProj.forward(sequence);
         NDArray x = norm.forward(projected);
         projected.close();
         for (TransformerEncoderLayer layer : layers) {
@@ -115,9 +144,7 @@ public final class SequenceGeometryEncoder {
         }
         NDArray features = encodeNorm.forward(x);
         x.close();
-        StageLayouts.recordSequenceFirst(sink, "geo.feats", features);
-        sink.record("geo.mask", mask);
-        return new GeometryEncoding(features, mask);
+        return features;
     }
 
     /** (boxes, d): the embedding of every box of the batch, in prompt order. */
