@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * with one text prompt per forward, timed per module. Passes alternate between the modes, after one warm-up forward
  * of each: the engine as it serves (in the precision {@code SAM3_PRECISION} selects); when that is not float32, a
  * float32 engine built from the same weights, so that the precision's gain is measured side by side; and, when
- * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights. Then extra prompts on the image just
+ * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights, and the served engine with its prompt
+ * side operator by operator ({@link ComputeOptions#withoutModuleGraphs}), the control of the compiled graphs. Then extra prompts on the image just
  * seen (features cached) in each mode. Peak resident memory is tracked per forward, with an image-feature cache of
  * one entry; it only describes the served mode when that is the one model in the process.
  */
@@ -42,8 +43,10 @@ public final class ForwardBenchmark {
      * @param control      also run every pass with all optimisations off
      * @param extraPrompts prompts after the first on a cached image (0..3)
      * @param compareFp32  when the served precision is not float32, also build a float32 engine and alternate
+     * @param opByOp       also run every pass with the served engine's prompt side operator by operator
      */
-    public record Options(int threads, int passes, boolean control, int extraPrompts, boolean compareFp32) {
+    public record Options(int threads, int passes, boolean control, int extraPrompts, boolean compareFp32,
+            boolean opByOp) {
         public Options {
             if (threads < 1 || passes < 1 || extraPrompts < 0 || extraPrompts > EXTRA_PROMPTS.size()) {
                 throw new IllegalArgumentException("threads and passes must be >= 1, extra prompts 0.."
@@ -80,9 +83,11 @@ public final class ForwardBenchmark {
      * @param served            the engine as it serves, named by its precision's label
      * @param fp32              the float32 engine on the same weights, or null when the served one is float32
      * @param control           every optimisation off (float32), or null
+     * @param opByOp            the served engine with its prompt side operator by operator, or null
      */
     public record Result(String precision, boolean servedIsFp32, double loadSeconds, long residentAfterLoad,
-            long loadPeakBytes, boolean singleModel, ModeResult served, ModeResult fp32, ModeResult control) {}
+            long loadPeakBytes, boolean singleModel, ModeResult served, ModeResult fp32, ModeResult control,
+            ModeResult opByOp) {}
 
     /** One way of running the forward: which engine, under which options. */
     private record Mode(String name, Sam3Segmenter engine, ComputeOptions options) {}
@@ -113,11 +118,14 @@ public final class ForwardBenchmark {
                         ? new Mode("fp32", fp32, ComputeOptions.OPTIMIZED) : null;
                 Mode controlMode = options.control()
                         ? new Mode("control", fp32 != null ? fp32 : served, ComputeOptions.PLAIN) : null;
-                List<Mode> modes = Stream.of(servedMode, fp32Mode, controlMode).filter(Objects::nonNull).toList();
+                Mode opByOpMode = options.opByOp()
+                        ? new Mode("op by op", served, ComputeOptions.OPTIMIZED.withoutModuleGraphs()) : null;
+                List<Mode> modes = Stream.of(servedMode, fp32Mode, controlMode, opByOpMode).filter(Objects::nonNull)
+                        .toList();
                 Map<Mode, ModeResult> results = measure(modes, options, log);
                 return new Result(choice.describe(), servedIsFp32, loadSeconds, resident, loadPeak, fp32 == null,
-                        results.get(servedMode), fp32Mode == null ? null : results.get(fp32Mode),
-                        controlMode == null ? null : results.get(controlMode));
+                        results.get(servedMode), results.get(fp32Mode), results.get(controlMode),
+                        results.get(opByOpMode));
             }
         }
     }

@@ -8,6 +8,7 @@ import io.sam3stream.engine.ModelSource;
 import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
+import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,9 @@ import java.util.function.Consumer;
  * {@link Sam3Segmenter#prepare} and {@link Sam3Segmenter#finish} on two host threads and {@link Sam3Segmenter#infer}
  * on one device thread, three records in flight, as the Kafka worker runs them. Reports requests per second, the
  * fraction of the wall time the device thread spent in {@code infer}, and the same requests run one after another
- * on one thread for comparison.
+ * on one thread for comparison. Both are measured twice in one process, side by side: as the engine serves and with
+ * the prompt side run operator by operator ({@link ComputeOptions#withoutModuleGraphs}), the control of its
+ * compiled graphs.
  */
 public final class PipelineBenchmark {
 
@@ -44,8 +47,14 @@ public final class PipelineBenchmark {
      * @param sequentialPerSecond requests per second with the three stages run back to back on one thread
      * @param inferMsPerModule    milliseconds per request of each model module in the sequential run
      */
-    public record Result(double overlappedPerSecond, double deviceBusy, double sequentialPerSecond,
+    public record Measurement(double overlappedPerSecond, double deviceBusy, double sequentialPerSecond,
             Map<String, Double> inferMsPerModule) {}
+
+    /**
+     * @param served  the engine as it serves
+     * @param opByOp  the same engine with the prompt side's graphs off
+     */
+    public record Result(Measurement served, Measurement opByOp) {}
 
     private PipelineBenchmark() {}
 
@@ -65,20 +74,32 @@ public final class PipelineBenchmark {
             }
             List<byte[]> warmup = pictures.subList(0, requests);
             List<byte[]> timed = pictures.subList(requests, 2 * requests);
-            sequential(engine, warmup, new LinkedHashMap<>());
-            Map<String, Double> moduleMs = new LinkedHashMap<>();
-            double sequential = requests / sequential(engine, timed, moduleMs);
-            moduleMs.replaceAll((module, ms) -> ms / requests);
-            log.accept(String.format(Locale.ROOT, "one thread, stage after stage: %.1f requests/s; per request, ms: %s",
-                    sequential, ForwardBenchmark.formatModules(moduleMs)));
-            overlapped(engine, warmup, new AtomicLong());
-            AtomicLong deviceNanos = new AtomicLong();
-            double seconds = overlapped(engine, timed, deviceNanos);
-            double busy = deviceNanos.get() / 1e9 / seconds;
-            log.accept(String.format(Locale.ROOT, "overlapped (2 host threads, 1 device thread, %d in flight): %.1f"
-                    + " requests/s, device busy %.0f %%", IN_FLIGHT, requests / seconds, 100 * busy));
-            return new Result(requests / seconds, busy, sequential, moduleMs);
+            Measurement opByOp = measure(engine, ComputeOptions.OPTIMIZED.withoutModuleGraphs(), "op-by-op prompt side",
+                    warmup, timed, log);
+            Measurement served = measure(engine, ComputeOptions.OPTIMIZED, "as served", warmup, timed, log);
+            return new Result(served, opByOp);
         }
+    }
+
+    private static Measurement measure(Sam3Segmenter engine, ComputeOptions options, String label,
+            List<byte[]> warmup, List<byte[]> timed, Consumer<String> log) {
+        int requests = timed.size();
+        Map<String, Double> moduleMs = new LinkedHashMap<>();
+        double sequential;
+        try (ComputeOptions.Scope scope = options.activate()) {
+            sequential(engine, warmup, new LinkedHashMap<>());
+            sequential = requests / sequential(engine, timed, moduleMs);
+        }
+        moduleMs.replaceAll((module, ms) -> ms / requests);
+        log.accept(String.format(Locale.ROOT, "%s, one thread, stage after stage: %.1f requests/s; per request, ms: %s",
+                label, sequential, ForwardBenchmark.formatModules(moduleMs)));
+        overlapped(engine, options, warmup, new AtomicLong());
+        AtomicLong deviceNanos = new AtomicLong();
+        double seconds = overlapped(engine, options, timed, deviceNanos);
+        double busy = deviceNanos.get() / 1e9 / seconds;
+        log.accept(String.format(Locale.ROOT, "%s, overlapped (2 host threads, 1 device thread, %d in flight): %.1f"
+                + " requests/s, device busy %.0f %%", label, IN_FLIGHT, requests / seconds, 100 * busy));
+        return new Measurement(requests / seconds, busy, sequential, moduleMs);
     }
 
     /** Runs the requests stage after stage; adds each module's milliseconds to {@code moduleMs}. */
@@ -97,7 +118,8 @@ public final class PipelineBenchmark {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private static double overlapped(Sam3Segmenter engine, List<byte[]> pictures, AtomicLong deviceNanos) {
+    private static double overlapped(Sam3Segmenter engine, ComputeOptions options, List<byte[]> pictures,
+            AtomicLong deviceNanos) {
         ExecutorService host = Executors.newFixedThreadPool(2);
         ExecutorService device = Executors.newSingleThreadExecutor();
         try {
@@ -109,9 +131,11 @@ public final class PipelineBenchmark {
                 done.add(CompletableFuture.supplyAsync(() -> engine.prepare(SegmentRequest.of(png, "a red car")), host)
                         .thenApplyAsync(prepared -> {
                             long t = System.nanoTime();
-                            Inference inference = engine.infer(prepared);
-                            deviceNanos.addAndGet(System.nanoTime() - t);
-                            return inference;
+                            try (ComputeOptions.Scope scope = options.activate()) {
+                                return engine.infer(prepared);
+                            } finally {
+                                deviceNanos.addAndGet(System.nanoTime() - t);
+                            }
                         }, device)
                         .thenApplyAsync(engine::finish, host)
                         .whenComplete((response, failure) -> slots.release()));

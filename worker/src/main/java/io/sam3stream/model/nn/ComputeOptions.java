@@ -53,6 +53,11 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
         return () -> CURRENT.set(previous);
     }
 
+    /** These options with the prompt side run operator by operator: the control of its compiled graphs. */
+    public ComputeOptions withoutModuleGraphs() {
+        return new ComputeOptions(fusedAttention, fusedRope, windowLayoutReuse, oneDnnLinear, false);
+    }
+
     /** The measures switched on, by name ("none" when all are off). */
     public String describe() {
         List<String> on = new ArrayList<>();
