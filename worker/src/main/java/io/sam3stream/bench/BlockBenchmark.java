@@ -28,9 +28,9 @@ public final class BlockBenchmark {
     /** Each option set and what it adds to the one before. */
     public static final List<ComputeOptions> STEPS = List.of(
             ComputeOptions.PLAIN,
-            new ComputeOptions(true, false, false, false, false),
-            new ComputeOptions(true, true, false, false, false),
-            new ComputeOptions(true, true, true, false, false),
+            new ComputeOptions(true, false, false, false, false, false),
+            new ComputeOptions(true, true, false, false, false, false),
+            new ComputeOptions(true, true, true, false, false, false),
             ComputeOptions.OPTIMIZED);
 
     /** Median wall and CPU milliseconds of one windowed and one global block under some options. */

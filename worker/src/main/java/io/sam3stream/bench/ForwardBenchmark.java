@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * of each: the engine as it serves (in the precision {@code SAM3_PRECISION} selects); when that is not float32, a
  * float32 engine built from the same weights, so that the precision's gain is measured side by side; and, when
  * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights, and the served engine with its prompt
- * side operator by operator ({@link ComputeOptions#withoutModuleGraphs}), the control of the compiled graphs. Then extra prompts on the image just
- * seen (features cached) in each mode. Peak resident memory is tracked per forward, with an image-feature cache of
+ * side as it ran before its graphs and thread policy ({@link ComputeOptions#withOpByOpPromptSide}). Then extra
+ * prompts on the image just seen (features cached) in each mode. Peak resident memory is tracked per forward, with an image-feature cache of
  * one entry; it only describes the served mode when that is the one model in the process.
  */
 public final class ForwardBenchmark {
@@ -43,7 +43,8 @@ public final class ForwardBenchmark {
      * @param control      also run every pass with all optimisations off
      * @param extraPrompts prompts after the first on a cached image (0..3)
      * @param compareFp32  when the served precision is not float32, also build a float32 engine and alternate
-     * @param opByOp       also run every pass with the served engine's prompt side operator by operator
+     * @param opByOp       also run every pass with the served engine's prompt side as before its graphs and thread
+     *                     policy ({@link ComputeOptions#withOpByOpPromptSide})
      */
     public record Options(int threads, int passes, boolean control, int extraPrompts, boolean compareFp32,
             boolean opByOp) {
@@ -83,7 +84,7 @@ public final class ForwardBenchmark {
      * @param served            the engine as it serves, named by its precision's label
      * @param fp32              the float32 engine on the same weights, or null when the served one is float32
      * @param control           every optimisation off (float32), or null
-     * @param opByOp            the served engine with its prompt side operator by operator, or null
+     * @param opByOp            the served engine with its prompt side op by op on every thread, or null
      */
     public record Result(String precision, boolean servedIsFp32, double loadSeconds, long residentAfterLoad,
             long loadPeakBytes, boolean singleModel, ModeResult served, ModeResult fp32, ModeResult control,
@@ -119,7 +120,7 @@ public final class ForwardBenchmark {
                 Mode controlMode = options.control()
                         ? new Mode("control", fp32 != null ? fp32 : served, ComputeOptions.PLAIN) : null;
                 Mode opByOpMode = options.opByOp()
-                        ? new Mode("op by op", served, ComputeOptions.OPTIMIZED.withoutModuleGraphs()) : null;
+                        ? new Mode("before", served, ComputeOptions.OPTIMIZED.withOpByOpPromptSide()) : null;
                 List<Mode> modes = Stream.of(servedMode, fp32Mode, controlMode, opByOpMode).filter(Objects::nonNull)
                         .toList();
                 Map<Mode, ModeResult> results = measure(modes, options, log);

@@ -31,8 +31,7 @@ import java.util.function.Consumer;
  * on one device thread, three records in flight, as the Kafka worker runs them. Reports requests per second, the
  * fraction of the wall time the device thread spent in {@code infer}, and the same requests run one after another
  * on one thread for comparison. Both are measured twice in one process, side by side: as the engine serves and with
- * the prompt side run operator by operator ({@link ComputeOptions#withoutModuleGraphs}), the control of its
- * compiled graphs.
+ * the prompt side as it ran before its graphs and thread policy ({@link ComputeOptions#withOpByOpPromptSide}).
  */
 public final class PipelineBenchmark {
 
@@ -52,7 +51,7 @@ public final class PipelineBenchmark {
 
     /**
      * @param served  the engine as it serves
-     * @param opByOp  the same engine with the prompt side's graphs off
+     * @param opByOp  the same engine with its prompt side op by op on every thread
      */
     public record Result(Measurement served, Measurement opByOp) {}
 
@@ -74,7 +73,7 @@ public final class PipelineBenchmark {
             }
             List<byte[]> warmup = pictures.subList(0, requests);
             List<byte[]> timed = pictures.subList(requests, 2 * requests);
-            Measurement opByOp = measure(engine, ComputeOptions.OPTIMIZED.withoutModuleGraphs(), "op-by-op prompt side",
+            Measurement opByOp = measure(engine, ComputeOptions.OPTIMIZED.withOpByOpPromptSide(), "prompt side as before",
                     warmup, timed, log);
             Measurement served = measure(engine, ComputeOptions.OPTIMIZED, "as served", warmup, timed, log);
             return new Result(served, opByOp);

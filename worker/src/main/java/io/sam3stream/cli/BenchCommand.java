@@ -117,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
         private boolean noFp32;
 
         @Option(names = "--op-by-op", description = "Also run every pass with the prompt side operator by operator"
-                + " (its compiled graphs off), side by side.")
+                + " on every thread (its compiled graphs and thread policy off), side by side.")
         private boolean opByOp;
 
         @Override
@@ -371,7 +371,7 @@ public final class BenchCommand implements Callable<Integer> {
         served.modules().forEach((module, s) -> {
             Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
             String measured = seconds(s) + besides("fp32", fp32, module) + besides("control", control, module)
-                    + besides("op by op", opByOp, module);
+                    + besides("before", opByOp, module);
             table.add(new ResultTable.Row("  module " + module, measured,
                     upstream == null ? "-" : "upstream " + seconds(upstream),
                     upstream == null ? Double.NaN : s / upstream, Double.NaN));
@@ -384,7 +384,7 @@ public final class BenchCommand implements Callable<Integer> {
             extraPromptRows(table, r.control(), ", control", control, Double.NaN);
         }
         if (r.opByOp() != null) {
-            extraPromptRows(table, r.opByOp(), ", op by op", opByOp, Double.NaN);
+            extraPromptRows(table, r.opByOp(), ", before", opByOp, Double.NaN);
         }
         if (!r.singleModel()) {
             table.note("memory", "not measured: two models in the process", "run with --no-fp32 --no-control");
@@ -432,16 +432,16 @@ public final class BenchCommand implements Callable<Integer> {
         table.add(new ResultTable.Row("tiny checkpoint throughput, overlapped stages",
                 perSecond(served.overlappedPerSecond()), "target 150 requests/s (ratio = target / measured)",
                 150 / served.overlappedPerSecond(), 1.0));
-        table.add(new ResultTable.Row("  same, prompt side op by op (graphs off, same process)",
+        table.add(new ResultTable.Row("  same, prompt side as before: op by op, every thread (same process)",
                 perSecond(opByOp.overlappedPerSecond()), "as served " + perSecond(served.overlappedPerSecond()),
                 opByOp.overlappedPerSecond() / served.overlappedPerSecond(), Double.NaN));
-        table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %% (op by op %.0f %%)",
+        table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %% (before %.0f %%)",
                 100 * served.deviceBusy(), 100 * opByOp.deviceBusy()), "-");
         table.note("  same requests, stages back to back on one thread", perSecond(served.sequentialPerSecond())
-                + " (op by op " + perSecond(opByOp.sequentialPerSecond()) + ")", "-");
+                + " (before " + perSecond(opByOp.sequentialPerSecond()) + ")", "-");
         table.note("  infer per request, milliseconds by module",
                 ForwardBenchmark.formatModules(served.inferMsPerModule()), "-");
-        table.note("  same, op by op", ForwardBenchmark.formatModules(opByOp.inferMsPerModule()), "-");
+        table.note("  same, before", ForwardBenchmark.formatModules(opByOp.inferMsPerModule()), "-");
     }
 
     private static String perSecond(double rate) {

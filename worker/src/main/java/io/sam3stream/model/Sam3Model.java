@@ -11,10 +11,12 @@ import io.sam3stream.model.heads.GroundingInputs;
 import io.sam3stream.model.heads.GroundingOutput;
 import io.sam3stream.model.neck.ImageFeatures;
 import io.sam3stream.model.neck.NeckLevels;
+import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.nn.Precision;
+import io.sam3stream.model.nn.SmallOperatorThreads;
 import io.sam3stream.model.prompt.GeometryEncoding;
 import io.sam3stream.model.prompt.GeometryPrompt;
 import io.sam3stream.model.prompt.PromptSequence;
@@ -152,7 +154,10 @@ public final class Sam3Model implements AutoCloseable {
      * @param ids (B, context) int64 token ids; the encoding is allocated in their manager
      */
     public TextEncoding encodeText(NDArray ids, StageSink sink) {
-        TextEncoding encoding = textEncoder.encode(ids, sink);
+        TextEncoding encoding;
+        try (ComputeOptions.Scope oneThread = SmallOperatorThreads.enter()) {
+            encoding = textEncoder.encode(ids, sink);
+        }
         ModuleClock.lap("text_encoder");
         return encoding;
     }
@@ -168,13 +173,19 @@ public final class Sam3Model implements AutoCloseable {
     public GroundingOutput ground(ImageFeatures image, TextEncoding text, List<GeometryPrompt> geometry,
             StageSink sink) {
         try (ImageTokens tokens = ImageTokens.flatten(image.visionFeatures(), image.visionPos());
-                GeometryEncoding geo = timed("geometry_encoder", geometryEncoder.encode(geometry, tokens, sink));
+                GeometryEncoding geo = timed("geometry_encoder", encodeGeometry(geometry, tokens, sink));
                 PromptSequence prompt = PromptSequence.assemble(text, geo, sink);
                 NDArray memory = timed("fusion_encoder",
                         fusionEncoder.encode(tokens, prompt.features(), prompt.mask(), sink))) {
             List<NDArray> finer = List.of(image.fpn().get(0), image.fpn().get(1));
             return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
                     sink);
+        }
+    }
+
+    private GeometryEncoding encodeGeometry(List<GeometryPrompt> geometry, ImageTokens tokens, StageSink sink) {
+        try (ComputeOptions.Scope oneThread = SmallOperatorThreads.enter()) {
+            return geometryEncoder.encode(geometry, tokens, sink);
         }
     }
 

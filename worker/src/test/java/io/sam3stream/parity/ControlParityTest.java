@@ -13,11 +13,12 @@ class ControlParityTest {
 
     static Stream<ComputeOptions> optionSets() {
         return Stream.of(ComputeOptions.PLAIN,
-                new ComputeOptions(true, false, false, false, false),
-                new ComputeOptions(false, true, false, false, false),
-                new ComputeOptions(false, false, true, false, false),
-                new ComputeOptions(false, false, false, true, false),
-                new ComputeOptions(false, false, false, false, true));
+                new ComputeOptions(true, false, false, false, false, false),
+                new ComputeOptions(false, true, false, false, false, false),
+                new ComputeOptions(false, false, true, false, false, false),
+                new ComputeOptions(false, false, false, true, false, false),
+                new ComputeOptions(false, false, false, false, true, false),
+                new ComputeOptions(false, false, false, false, false, true));
     }
 
     @ParameterizedTest

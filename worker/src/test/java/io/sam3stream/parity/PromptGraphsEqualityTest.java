@@ -31,7 +31,7 @@ class PromptGraphsEqualityTest {
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
 
-    private static final ComputeOptions OP_BY_OP = ComputeOptions.OPTIMIZED.withoutModuleGraphs();
+    private static final ComputeOptions OP_BY_OP = ComputeOptions.OPTIMIZED.withOpByOpPromptSide();
 
     @Test
     void graphsMatchTheOpByOpModulesStageByStage() {

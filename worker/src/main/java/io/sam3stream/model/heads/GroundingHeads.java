@@ -6,9 +6,11 @@ import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.decoder.Boxes;
 import io.sam3stream.model.decoder.DecoderOutput;
 import io.sam3stream.model.decoder.TransformerDecoder;
+import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
+import io.sam3stream.model.nn.SmallOperatorThreads;
 import io.sam3stream.model.nn.StageSink;
 
 /**
@@ -43,10 +45,14 @@ public final class GroundingHeads {
      */
     public GroundingOutput forward(GroundingInputs in, StageSink sink) {
         NDList out = Scopes.keepAll(() -> {
-            DecoderOutput decoded = decoder.forward(in.memory(), in.memoryPos(), in.prompt(), in.promptMask(), sink);
-            ModuleClock.lap("decoder");
-            NDArray classLogits = scoring.forward(decoded.hs(), in.prompt(), in.promptMask());
-            ModuleClock.lap("dot_prod_scoring");
+            DecoderOutput decoded;
+            NDArray classLogits;
+            try (ComputeOptions.Scope oneThread = SmallOperatorThreads.enter()) {
+                decoded = decoder.forward(in.memory(), in.memoryPos(), in.prompt(), in.promptMask(), sink);
+                ModuleClock.lap("decoder");
+                classLogits = scoring.forward(decoded.hs(), in.prompt(), in.promptMask());
+                ModuleClock.lap("dot_prod_scoring");
+            }
             NDArray predLogits = classLogits.get(classLogits.getShape().get(0) - 1);
             NDArray presenceLogit = decoded.lastPresenceLogit();
             NDArray predMasks = segmentationHead.forward(in.memory(), in.prompt(), in.promptMask(), in.finerLevels(),

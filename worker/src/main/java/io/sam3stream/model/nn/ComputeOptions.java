@@ -24,17 +24,21 @@ import java.util.List;
  *                           segmentation head) each run
  *                           as one compiled TorchScript graph ({@link PromptGraphs}) instead of operator by
  *                           operator from Java
+ * @param singleThreadSmallModules the modules made of many small operators (text encoder, geometry encoder,
+ *                           decoder, scoring) run on one intra-op thread ({@link SmallOperatorThreads}), the others
+ *                           on all of them
  */
 public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse,
-        boolean oneDnnLinear, boolean moduleGraphs) {
+        boolean oneDnnLinear, boolean moduleGraphs, boolean singleThreadSmallModules) {
 
     /** Every measure on: what the engine serves with. */
-    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true, true);
+    public static final ComputeOptions OPTIMIZED = new ComputeOptions(true, true, true, true, true, true);
 
     /**
-     * Every measure off: plain op-by-op attention, no fusion, no layout reuse, no graphs (the benchmark's control).
+     * Every measure off: plain op-by-op attention, no fusion, no layout reuse, no graphs, every module on every
+     * thread (the benchmark's control).
      */
-    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false, false);
+    public static final ComputeOptions PLAIN = new ComputeOptions(false, false, false, false, false, false);
 
     private static final ThreadLocal<ComputeOptions> CURRENT = ThreadLocal.withInitial(() -> OPTIMIZED);
 
@@ -53,9 +57,12 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
         return () -> CURRENT.set(previous);
     }
 
-    /** These options with the prompt side run operator by operator: the control of its compiled graphs. */
-    public ComputeOptions withoutModuleGraphs() {
-        return new ComputeOptions(fusedAttention, fusedRope, windowLayoutReuse, oneDnnLinear, false);
+    /**
+     * These options with the prompt side as it ran before its graphs and thread policy: operator by operator from
+     * Java, every module on every intra-op thread. The control of both.
+     */
+    public ComputeOptions withOpByOpPromptSide() {
+        return new ComputeOptions(fusedAttention, fusedRope, windowLayoutReuse, oneDnnLinear, false, false);
     }
 
     /** The measures switched on, by name ("none" when all are off). */
@@ -75,6 +82,9 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
         }
         if (moduleGraphs) {
             on.add("module graphs");
+        }
+        if (singleThreadSmallModules) {
+            on.add("small modules on one thread");
         }
         return on.isEmpty() ? "none" : String.join(", ", on);
     }

@@ -10,14 +10,14 @@ class ComputeOptionsTest {
     @Test
     void theEngineServesWithEveryMeasureOn() {
         assertEquals(ComputeOptions.OPTIMIZED, ComputeOptions.current());
-        assertEquals("fused attention, fused RoPE, window layout reuse, oneDNN linear+GELU, module graphs",
+        assertEquals("fused attention, fused RoPE, window layout reuse, oneDNN linear+GELU, module graphs, small modules on one thread",
                 ComputeOptions.OPTIMIZED.describe());
         assertEquals("none", ComputeOptions.PLAIN.describe());
     }
 
     @Test
     void scopesNestAndRestoreOnlyOnTheirThread() throws Exception {
-        ComputeOptions attentionOnly = new ComputeOptions(true, false, false, false, false);
+        ComputeOptions attentionOnly = new ComputeOptions(true, false, false, false, false, false);
         try (ComputeOptions.Scope plain = ComputeOptions.PLAIN.activate()) {
             assertEquals(ComputeOptions.PLAIN, ComputeOptions.current());
             assertEquals(ComputeOptions.OPTIMIZED, CompletableFuture.supplyAsync(ComputeOptions::current).get());

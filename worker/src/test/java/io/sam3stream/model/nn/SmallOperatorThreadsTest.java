@@ -1,0 +1,29 @@
+package io.sam3stream.model.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.pytorch.jni.JniUtils;
+import org.junit.jupiter.api.Test;
+
+class SmallOperatorThreadsTest {
+
+    @Test
+    void oneThreadInsideTheScopeAndThePreviousCountAfter() {
+        NDManager.newBaseManager().close(); // loads libtorch
+        int before = JniUtils.getNumThreads();
+        JniUtils.setNumThreads(2);
+        try {
+            try (ComputeOptions.Scope one = SmallOperatorThreads.enter()) {
+                assertEquals(1, JniUtils.getNumThreads());
+            }
+            assertEquals(2, JniUtils.getNumThreads());
+            try (ComputeOptions.Scope off = ComputeOptions.OPTIMIZED.withOpByOpPromptSide().activate();
+                    ComputeOptions.Scope unchanged = SmallOperatorThreads.enter()) {
+                assertEquals(2, JniUtils.getNumThreads(), "the policy is off in the control");
+            }
+        } finally {
+            JniUtils.setNumThreads(before);
+        }
+    }
+}
