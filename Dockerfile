@@ -29,7 +29,7 @@ ENV MALLOC_ARENA_MAX=2 \
 # Tensors live in libtorch's native memory, outside the Java heap, so the heap gets a small share of the
 # container; the direct-memory cap makes the JVM free the weight load's staging buffers promptly (it defaults to
 # the heap size). SIGTERM drains the record in flight and publishes STOPPED (compose's stop_grace_period covers it).
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=30", "-XX:MaxDirectMemorySize=512m", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar", "worker"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=30", "-XX:MaxDirectMemorySize=512m", "-Dai.djl.offline=true", "-jar", "/app/sam3-worker.jar"]
 
 # ---- facade: POST /predict over Kafka request-reply ------------------------------------------------------------
 FROM eclipse-temurin:17-jre AS facade

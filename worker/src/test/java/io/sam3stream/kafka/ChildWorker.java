@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code sam3 worker} in a child JVM with the test classpath and the tiny checkpoint, so a test can kill it the way
- * an operating system does (SIGKILL) or stop it the way an orchestrator does (SIGTERM).
+ * The worker command ({@code sam3 worker}, the worker jar's main class) in a child JVM with the test classpath and
+ * the tiny checkpoint, so a test can kill it the way an operating system does (SIGKILL) or stop it the way an
+ * orchestrator does (SIGTERM).
  */
 public final class ChildWorker implements AutoCloseable {
 
@@ -31,7 +32,7 @@ public final class ChildWorker implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g", "-XX:+UseSerialGC", "-Dai.djl.offline=true",
                 "-cp", System.getProperty("java.class.path"),
-                "io.sam3stream.cli.Sam3Command", "worker",
+                "io.sam3stream.worker.WorkerCommand",
                 "--checkpoint", TinyEngine.checkpoint().toString(),
                 "--config", TinyEngine.config().toString(),
                 "--ready-file", readyFile.toString()));

@@ -1,10 +1,10 @@
 package io.sam3stream.kafka;
 
-import io.sam3stream.dev.LoopbackPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.avro.Status;
+import io.sam3stream.broker.LoopbackPorts;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
 import io.sam3stream.schemas.serde.AvroSerializer;

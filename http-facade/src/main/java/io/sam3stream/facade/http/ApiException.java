@@ -1,6 +1,7 @@
 package io.sam3stream.facade.http;
 
 import io.sam3stream.avro.ErrorCode;
+import io.sam3stream.avro.ErrorDetail;
 import io.sam3stream.schemas.ErrorCodes;
 import java.util.Map;
 
@@ -25,6 +26,15 @@ public final class ApiException extends RuntimeException {
     /** An error of the result contract: its status is the one the code renders as everywhere. */
     public static ApiException of(ErrorCode code, String detail) {
         return new ApiException(ErrorCodes.httpStatus(code), code.name(), detail, Map.of());
+    }
+
+    /**
+     * The error response of a worker's ERROR result: its code and message, or a 500 when the result carries no
+     * error detail.
+     */
+    public static ApiException ofError(ErrorDetail error) {
+        return error == null ? internal("the worker answered ERROR without a reason")
+                : of(error.getCode(), error.getMessage());
     }
 
     /** 400: the request is well-formed but its content cannot be served (image, prompts). */

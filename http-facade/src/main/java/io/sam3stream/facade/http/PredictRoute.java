@@ -4,11 +4,12 @@ import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.sam3stream.avro.SegmentationRequest;
+import io.sam3stream.avro.Status;
 import io.sam3stream.facade.metrics.FacadeMetrics;
 import io.sam3stream.facade.predict.PredictRequestParser;
-import io.sam3stream.facade.predict.ResultRenderer;
 import io.sam3stream.facade.reply.RequestReplyClient;
 import io.sam3stream.facade.workers.WorkerDirectory;
+import io.sam3stream.schemas.json.ResultRenderer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
@@ -59,7 +60,10 @@ public final class PredictRoute implements Handler {
                 throw ApiException.unavailable("no worker is READY yet");
             }
             response = kafka.call(request, replyTimeout).thenApply(result -> {
-                byte[] json = renderer.render(result); // an ERROR result throws its error response here
+                if (result.getStatus() != Status.OK) {
+                    throw ApiException.ofError(result.getError());
+                }
+                byte[] json = renderer.render(result);
                 metrics.stages(result.getTimingMs());
                 return json;
             });

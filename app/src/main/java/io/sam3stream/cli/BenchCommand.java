@@ -1,0 +1,491 @@
+package io.sam3stream.cli;
+
+import io.sam3stream.bench.BlockBenchmark;
+import io.sam3stream.bench.ForwardBenchmark;
+import io.sam3stream.bench.ImagingBenchmark;
+import io.sam3stream.bench.LoadGenerator;
+import io.sam3stream.bench.MachineInfo;
+import io.sam3stream.bench.OverheadBenchmark;
+import io.sam3stream.bench.PipelineBenchmark;
+import io.sam3stream.bench.PrecisionBenchmark;
+import io.sam3stream.bench.ProcessMemory;
+import io.sam3stream.bench.ResultTable;
+import io.sam3stream.bench.UpstreamAnchor;
+import io.sam3stream.config.Knob;
+import io.sam3stream.config.Settings;
+import io.sam3stream.engine.CpuFeatures;
+import io.sam3stream.engine.EngineFactory;
+import io.sam3stream.engine.PrecisionChoice;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sam3 bench}: the end-to-end measurements of {@code docs/PERFORMANCE.md}, each printed beside its reference
+ * as a ratio. Without a subcommand it runs them all (the full-size forward takes several minutes) and prints one
+ * table; each subcommand runs one part.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Measures the engine against upstream's figures and against a control run in the same"
+                + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
+        subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
+            BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class})
+public final class BenchCommand implements Callable<Integer> {
+
+    /**
+     * Intra-op threads of the tiny-checkpoint measurements. Its operators are too small to gain from a second
+     * thread, and on two cores the host stages, the broker and the facade need the other core: with two, each
+     * operator's fork-join waits for a thread the scheduler gave to someone else (measured: the forward several
+     * times slower as soon as the machine is loaded).
+     */
+    static final String SMALL_MODEL_THREADS = "1";
+
+    /** The tiny golden checkpoint, where it lies in a source checkout. */
+    static final Path TINY_CHECKPOINT = Path.of("engine/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--threads", defaultValue = "2",
+            description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--passes", defaultValue = "1",
+            description = "Timed full-size forwards per mode (default: ${DEFAULT-VALUE}).")
+    private int passes;
+
+    @Option(names = "--no-control", description = "Skip the control (every optimisation off) of the forward.")
+    private boolean noControl;
+
+    @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+            description = "Small checkpoint for the pipeline throughput (default: the tiny golden one of a source"
+                    + " checkout).")
+    private Path checkpoint;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        Consumer<String> log = progress(out);
+        ResultTable table = new ResultTable();
+        start(out, threads);
+        forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false),
+                log));
+        imagingRows(table, ImagingBenchmark.run(10, 15, log));
+        int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
+        pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
+        OverheadBenchmark.Load load = Http.defaultLoad();
+        httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), smallModelThreads,
+                load, log));
+        finish(out, table);
+        return 0;
+    }
+
+    /** {@code sam3 bench forward}. */
+    @Command(name = "forward", mixinStandardHelpOptions = true,
+            description = {"Full-size forward (procedural weights, 1008x1008, one prompt) per module in the precision"
+                    + " SAM3_PRECISION selects, side by side with an fp32 engine on the same weights when that"
+                    + " precision is not fp32, the control (every optimisation off, fp32) in the same process, extra"
+                    + " prompts 2..4 on the cached image, and peak resident memory (with --no-fp32 and"
+                    + " --no-control, so that one model is in the process)."})
+    static final class Forward implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--passes", defaultValue = "1", description = "Timed forwards per mode.")
+        private int passes;
+
+        @Option(names = "--no-control", description = "Skip the control (every optimisation off).")
+        private boolean noControl;
+
+        @Option(names = "--extra-prompts", defaultValue = "3", description = "Prompts after the first (0..3).")
+        private int extraPrompts;
+
+        @Option(names = "--no-fp32", description = "Do not build an fp32 engine beside a bf16 one.")
+        private boolean noFp32;
+
+        @Option(names = "--op-by-op", description = "Also run every pass with the prompt side operator by operator"
+                + " on every thread (its compiled graphs and thread policy off), side by side.")
+        private boolean opByOp;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            forwardRows(table, ForwardBenchmark.run(
+                    new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32, opByOp),
+                    progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench imaging}. */
+    @Command(name = "imaging", mixinStandardHelpOptions = true,
+            description = {"Decode + preprocess of a 1920x1080 PNG; upsample + PNG-encode of 50 masks at 1920x1080."})
+    static final class Imaging implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            out.println("machine: " + MachineInfo.describe());
+            imagingRows(table, ImagingBenchmark.run(10, 15, progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench pipeline}. */
+    @Command(name = "pipeline", mixinStandardHelpOptions = true,
+            description = {"Requests per second through prepare / infer / finish with a tiny checkpoint, overlapped"
+                    + " as the Kafka worker runs them, and the device-busy fraction."})
+    static final class Pipeline implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
+                description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
+        private int threads;
+
+        @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+                description = "Small checkpoint (default: the tiny golden one of a source checkout).")
+        private Path checkpoint;
+
+        @Option(names = "--requests", defaultValue = "200", description = "Timed requests (as many warm up).")
+        private int requests;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, requests, progress(out)));
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench blocks}. */
+    @Command(name = "blocks", mixinStandardHelpOptions = true,
+            description = {"One windowed and one global full-size ViT block under each optimisation step, from the"
+                    + " control to the engine as it serves."})
+    static final class Blocks implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Timed runs per block and step.")
+        private int runs;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, progress(out));
+            BlockBenchmark.Step control = steps.get(0);
+            for (BlockBenchmark.Step step : steps.subList(1, steps.size())) {
+                String what = "ViT blocks (28 windowed + 4 global), " + step.options().describe();
+                table.add(new ResultTable.Row(what, seconds(step.trunkSeconds()),
+                        "control " + seconds(control.trunkSeconds()), step.trunkSeconds() / control.trunkSeconds(),
+                        Double.NaN));
+                table.add(new ResultTable.Row(what + ", CPU time", seconds(step.trunkCpuSeconds()),
+                        "control " + seconds(control.trunkCpuSeconds()),
+                        step.trunkCpuSeconds() / control.trunkCpuSeconds(), Double.NaN));
+            }
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench precision}. */
+    @Command(name = "precision", mixinStandardHelpOptions = true,
+            description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention) in float32 and"
+                    + " in bfloat16, interleaved, with the CPU's flags and what SAM3_PRECISION=auto picks here."})
+    static final class Precision implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
+        private int threads;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Timed runs of each form.")
+        private int runs;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            out.println("SAM3_PRECISION=auto picks " + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
+            for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, progress(out))) {
+                table.add(new ResultTable.Row(c.operator() + ", bf16", millis(c.bf16Ms()),
+                        "fp32 " + millis(c.fp32Ms()), c.bf16Ms() / c.fp32Ms(), Double.NaN));
+                table.add(new ResultTable.Row(c.operator() + ", bf16, CPU time", millis(c.bf16CpuMs()),
+                        "fp32 " + millis(c.fp32CpuMs()), c.bf16CpuMs() / c.fp32CpuMs(), Double.NaN));
+            }
+            finish(out, table);
+            return 0;
+        }
+    }
+
+    /** {@code sam3 bench http}. */
+    @Command(name = "http", mixinStandardHelpOptions = true,
+            description = {"What the facade and Kafka add to the engine: POST /predict at a steady rate (an open-loop"
+                    + " load that records every latency) against the one-command stack, started here with a tiny"
+                    + " checkpoint unless --url names a running one; a 640x480 PNG and one prompt per request."})
+    static final class Http implements Callable<Integer> {
+        private static final String RATE = "50";
+        private static final String SECONDS = "60";
+        private static final String WARMUP_SECONDS = "60";
+        private static final String MASK_FORMAT = "png";
+        private static final String PROMPT = "a red car";
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--url", paramLabel = "<base URL>",
+                description = "A running stack's facade, e.g. http://127.0.0.1:20000 (default: start one here).")
+        private URI url;
+
+        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
+                description = "libtorch intra-op threads of the worker started here (default: ${DEFAULT-VALUE}).")
+        private int threads;
+
+        @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
+                description = "Small checkpoint of the stack started here (default: the tiny golden one).")
+        private Path checkpoint;
+
+        @Option(names = "--rate", defaultValue = RATE, description = "Requests per second (default: ${DEFAULT-VALUE}).")
+        private double rate;
+
+        @Option(names = "--seconds", defaultValue = SECONDS,
+                description = "Measured seconds (default: ${DEFAULT-VALUE}).")
+        private double seconds;
+
+        @Option(names = "--warmup-seconds", defaultValue = WARMUP_SECONDS,
+                description = "Seconds of load before measuring (default: ${DEFAULT-VALUE}).")
+        private double warmupSeconds;
+
+        @Option(names = "--mask-format", defaultValue = MASK_FORMAT,
+                description = "png, rle or none (default: ${DEFAULT-VALUE}).")
+        private String maskFormat;
+
+        static OverheadBenchmark.Load defaultLoad() {
+            return new OverheadBenchmark.Load(Double.parseDouble(RATE), Double.parseDouble(SECONDS),
+                    Double.parseDouble(WARMUP_SECONDS), PROMPT, MASK_FORMAT);
+        }
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            PrintWriter out = spec.commandLine().getOut();
+            ResultTable table = new ResultTable();
+            start(out, threads);
+            OverheadBenchmark.Load load =
+                    new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
+            OverheadBenchmark.Measurement result = url == null
+                    ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, progress(out))
+                    : OverheadBenchmark.against(url, load, progress(out));
+            httpRows(table, load, result);
+            finish(out, table);
+            return result.load().failed() == 0 ? 0 : 1;
+        }
+    }
+
+    private static void start(PrintWriter out, int threads) {
+        EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
+                Integer.toString(threads)));
+        out.println("machine: " + MachineInfo.describe());
+        out.flush();
+    }
+
+    private static void finish(PrintWriter out, ResultTable table) {
+        out.println();
+        out.println("load average at the end: " + MachineInfo.loadAverage());
+        table.print(out);
+    }
+
+    private static Consumer<String> progress(PrintWriter out) {
+        return line -> {
+            out.println("  " + line);
+            out.flush();
+        };
+    }
+
+    private static Path tinyCheckpoint(Path given) {
+        Path path = given != null ? given : TINY_CHECKPOINT;
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("no checkpoint at " + path + ": pass --checkpoint <sam3-tiny.pt>");
+        }
+        return path;
+    }
+
+    private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
+        ForwardBenchmark.Forward served = r.served().median();
+        String precision = r.served().name();
+        table.note("precision", r.precision(), "-");
+        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + precision, seconds(served.seconds()),
+                "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
+                served.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
+        ForwardBenchmark.Forward fp32 = r.fp32() == null ? null : r.fp32().median();
+        if (fp32 != null) {
+            table.add(new ResultTable.Row("full-size forward vs fp32 (same process, same weights)",
+                    seconds(served.seconds()), "fp32 " + seconds(fp32.seconds()), served.seconds() / fp32.seconds(),
+                    0.4));
+            table.add(new ResultTable.Row("full-size forward vs fp32, CPU time", seconds(served.cpuSeconds()),
+                    "fp32 " + seconds(fp32.cpuSeconds()), served.cpuSeconds() / fp32.cpuSeconds(), Double.NaN));
+            Double vit = served.modules().get("vit_trunk");
+            Double fp32Vit = fp32.modules().get("vit_trunk");
+            if (vit != null && fp32Vit != null) {
+                table.add(new ResultTable.Row("ViT trunk vs fp32", seconds(vit), "fp32 " + seconds(fp32Vit),
+                        vit / fp32Vit, 0.35));
+            }
+        }
+        ForwardBenchmark.Forward control = r.control() == null ? null : r.control().median();
+        ForwardBenchmark.Forward opByOp = r.opByOp() == null ? null : r.opByOp().median();
+        if (control != null) {
+            table.add(new ResultTable.Row("full-size forward vs control (same process)", seconds(served.seconds()),
+                    "control " + seconds(control.seconds()), served.seconds() / control.seconds(), Double.NaN));
+            table.add(new ResultTable.Row("full-size forward vs control, CPU time", seconds(served.cpuSeconds()),
+                    "control " + seconds(control.cpuSeconds()), served.cpuSeconds() / control.cpuSeconds(),
+                    Double.NaN));
+        }
+        served.modules().forEach((module, s) -> {
+            Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
+            String measured = seconds(s) + besides("fp32", fp32, module) + besides("control", control, module)
+                    + besides("before", opByOp, module);
+            table.add(new ResultTable.Row("  module " + module, measured,
+                    upstream == null ? "-" : "upstream " + seconds(upstream),
+                    upstream == null ? Double.NaN : s / upstream, Double.NaN));
+        });
+        extraPromptRows(table, r.served(), "", served, 0.1);
+        if (r.fp32() != null) {
+            extraPromptRows(table, r.fp32(), ", fp32", fp32, Double.NaN);
+        }
+        if (r.control() != null) {
+            extraPromptRows(table, r.control(), ", control", control, Double.NaN);
+        }
+        if (r.opByOp() != null) {
+            extraPromptRows(table, r.opByOp(), ", before", opByOp, Double.NaN);
+        }
+        if (!r.singleModel()) {
+            table.note("memory", "not measured: two models in the process", "run with --no-fp32 --no-control");
+            return;
+        }
+        table.note("resident after building the model (" + precision + ")", gigabytes(r.residentAfterLoad()),
+                "upstream 4.0 GB");
+        table.note("peak resident while building the model", gigabytes(r.loadPeakBytes()), "-");
+        long peak = r.served().peakBytes();
+        double target = r.servedIsFp32() ? 4.5e9 : 2.5e9;
+        table.add(new ResultTable.Row("peak resident during a forward, " + precision, gigabytes(peak),
+                "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + " (fp32); target " + gigabytes((long) target),
+                (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, target / UpstreamAnchor.PEAK_RSS_BYTES));
+        if (control != null) {
+            table.note("peak resident during a forward, control", gigabytes(r.control().peakBytes()), "-");
+        }
+    }
+
+    /** " (fp32 1.23 s)" for a module of another mode, or "" when that mode did not run. */
+    private static String besides(String name, ForwardBenchmark.Forward other, String module) {
+        return other == null ? "" : " (" + name + " " + seconds(other.modules().getOrDefault(module, Double.NaN)) + ")";
+    }
+
+    private static void extraPromptRows(ResultTable table, ForwardBenchmark.ModeResult mode, String suffix,
+            ForwardBenchmark.Forward full, double goal) {
+        List<Double> extra = mode.extraPromptSeconds();
+        for (int i = 0; i < extra.size(); i++) {
+            table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image" + suffix, seconds(extra.get(i)),
+                    "full forward" + suffix + " " + seconds(full.seconds()), extra.get(i) / full.seconds(), goal));
+        }
+    }
+
+    private static void imagingRows(ResultTable table, ImagingBenchmark.Result r) {
+        table.add(new ResultTable.Row("decode + preprocess, 1920×1080 PNG (" + megabytes(r.pngBytes()) + ")",
+                millis(r.decodePreprocessMs()), "seed PIL/torch " + millis(UpstreamAnchor.DECODE_PREPROCESS_MS),
+                r.decodePreprocessMs() / UpstreamAnchor.DECODE_PREPROCESS_MS, 0.5));
+        table.add(new ResultTable.Row("upsample + PNG-encode 50 masks at 1920×1080, 1 thread",
+                millis(r.postprocessMs()), "seed torch/PIL " + millis(UpstreamAnchor.POSTPROCESS_50_MASKS_MS),
+                r.postprocessMs() / UpstreamAnchor.POSTPROCESS_50_MASKS_MS, 0.5));
+    }
+
+    private static void pipelineRows(ResultTable table, PipelineBenchmark.Result r) {
+        PipelineBenchmark.Measurement served = r.served();
+        PipelineBenchmark.Measurement opByOp = r.opByOp();
+        table.add(new ResultTable.Row("tiny checkpoint throughput, overlapped stages",
+                perSecond(served.overlappedPerSecond()), "target 150 requests/s (ratio = target / measured)",
+                150 / served.overlappedPerSecond(), 1.0));
+        table.add(new ResultTable.Row("  same, prompt side as before: op by op, every thread (same process)",
+                perSecond(opByOp.overlappedPerSecond()), "as served " + perSecond(served.overlappedPerSecond()),
+                opByOp.overlappedPerSecond() / served.overlappedPerSecond(), Double.NaN));
+        table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %% (before %.0f %%)",
+                100 * served.deviceBusy(), 100 * opByOp.deviceBusy()), "-");
+        table.note("  same requests, stages back to back on one thread", perSecond(served.sequentialPerSecond())
+                + " (before " + perSecond(opByOp.sequentialPerSecond()) + ")", "-");
+        table.note("  infer per request, milliseconds by module",
+                ForwardBenchmark.formatModules(served.inferMsPerModule()), "-");
+        table.note("  same, before", ForwardBenchmark.formatModules(opByOp.inferMsPerModule()), "-");
+    }
+
+    private static String perSecond(double rate) {
+        return String.format(Locale.ROOT, "%.1f requests/s", rate);
+    }
+
+    private static void httpRows(ResultTable table, OverheadBenchmark.Load load, OverheadBenchmark.Measurement m) {
+        LoadGenerator.Result r = m.load();
+        String offered = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", load.rate(), r.ok());
+        table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + offered + ")",
+                millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
+                OverheadBenchmark.millis(r.overhead(), 50) / 3, 1.0));
+        table.add(new ResultTable.Row("facade + Kafka overhead p99",
+                millis2(OverheadBenchmark.millis(r.overhead(), 99)),
+                "target 10 ms", OverheadBenchmark.millis(r.overhead(), 99) / 10, 1.0));
+        table.note("  end-to-end latency", OverheadBenchmark.percentiles(r.latency()), "-");
+        table.note("  worker time (timing_ms.total)", OverheadBenchmark.percentiles(r.worker()), "-");
+        table.note("  of the overhead, waiting for the worker (timing_ms.queue)",
+                OverheadBenchmark.percentiles(r.queue()), "-");
+        table.note("  answers other than 200; no answer", r.refused() + "; " + r.failed(), "-");
+        m.split().ifPresent(t -> table.note("  facade timers (means): handler's own work; Kafka to the worker;"
+                + " back to the facade", millis2(t.facadeWork()) + "; " + millis2(t.queue()) + "; "
+                + millis2(t.replyPath()), "-"));
+        m.cpuMsPerRequest().ifPresent(cpu -> table.note("  CPU per request, the whole process (stack and load"
+                + " generator)", String.format(Locale.ROOT, "%.1f ms", cpu), "-"));
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2f s", s);
+    }
+
+    private static String millis(double ms) {
+        return String.format(Locale.ROOT, "%.0f ms", ms);
+    }
+
+    private static String gigabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.2f GB", ProcessMemory.gigabytes(bytes));
+    }
+
+    private static String millis2(double ms) {
+        return String.format(Locale.ROOT, "%.2f ms", ms);
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+    }
+}

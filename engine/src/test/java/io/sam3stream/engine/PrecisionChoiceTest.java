@@ -1,0 +1,65 @@
+package io.sam3stream.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sam3stream.config.ConfigException;
+import io.sam3stream.config.Settings;
+import io.sam3stream.model.nn.Precision;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code SAM3_PRECISION} resolved against CPUs of every kind, whichever CPU runs the test. */
+class PrecisionChoiceTest {
+
+    private static final CpuFeatures ZEN2 = CpuFeatures.of("AMD EPYC 7B12", "fpu sse2 avx fma avx2");
+    private static final CpuFeatures ZEN4 = CpuFeatures.of("AMD EPYC 9B14",
+            "avx2 fma avx512f avx512bw avx512vl avx512_bf16 avx512_vnni");
+    private static final CpuFeatures SAPPHIRE_RAPIDS = CpuFeatures.of("Intel Xeon Platinum 8481C",
+            "avx2 fma avx512f avx512_bf16 amx_bf16 amx_tile amx_int8");
+
+    @Test
+    void autoIsFp32WithoutBfloat16Instructions() {
+        PrecisionChoice choice = PrecisionChoice.resolve("auto", ZEN2);
+        assertEquals(Precision.FP32, choice.precision());
+        assertTrue(choice.reason().contains("neither amx_bf16 nor avx512_bf16"), choice.reason());
+    }
+
+    @Test
+    void autoIsBf16WithFp32AttentionOnAvx512Bf16() {
+        PrecisionChoice choice = PrecisionChoice.resolve("auto", ZEN4);
+        assertEquals(Precision.BF16_LINEAR, choice.precision());
+        assertTrue(choice.describe().startsWith("bf16 (fp32 attention): "), choice.describe());
+    }
+
+    @Test
+    void autoIsBf16ThroughoutOnAmx() {
+        assertEquals(Precision.BF16, PrecisionChoice.resolve("auto", SAPPHIRE_RAPIDS).precision());
+        // amx_bf16 without the tile state the kernel needs is not AMX
+        assertEquals(Precision.BF16_LINEAR, PrecisionChoice.resolve("auto",
+                CpuFeatures.of("odd", "avx512_bf16 amx_bf16")).precision());
+    }
+
+    @Test
+    void explicitSettingsAreObeyedOnEveryCpu() {
+        for (CpuFeatures cpu : new CpuFeatures[] {ZEN2, ZEN4, SAPPHIRE_RAPIDS}) {
+            assertEquals(Precision.FP32, PrecisionChoice.resolve("fp32", cpu).precision());
+            assertTrue(PrecisionChoice.resolve("bf16", cpu).precision().bf16Linear());
+        }
+        assertTrue(PrecisionChoice.resolve("bf16", ZEN2).reason().contains("slower"),
+                "a bf16 that will be slow says so");
+    }
+
+    @Test
+    void theSettingIsReadCaseInsensitivelyAndCheckedAgainstItsValues() {
+        assertEquals(Precision.FP32, PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "FP32"))).precision());
+        assertThrows(ConfigException.class, () -> PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "fp16"))));
+    }
+
+    @Test
+    void theHostSummaryNamesTheDecisiveFlags() {
+        String summary = CpuFeatures.host().summary();
+        assertTrue(summary.contains("avx512_bf16") && summary.contains("amx_bf16"), summary);
+    }
+}
