@@ -77,6 +77,7 @@ public final class DevCommand implements Callable<Integer> {
         if (port != null) {
             settings = settings.with(Knob.SAM3_PORT, port.toString());
         }
+        settings.ignoredVariables().forEach(progress);
         progress.accept("Loading weights ...");
         ModelSource source;
         try {

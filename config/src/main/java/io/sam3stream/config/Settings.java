@@ -1,5 +1,6 @@
 package io.sam3stream.config;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -23,15 +24,25 @@ public final class Settings {
     private static final Map<String, String> RETIRED = Map.of("SAM3_DTYPE",
             "SAM3_PRECISION (auto | fp32 | bf16; bf16 now computes in bfloat16 as well as storing the weights in it)");
 
+    /**
+     * Variables of the reference server that mean nothing here, with why: accepted (a deployment written for the
+     * reference keeps working) and reported by {@link #ignoredVariables} so that the services log them at start.
+     */
+    private static final Map<String, String> IGNORED = Map.of("SAM3_TORCH_COMPILE",
+            "the reference server's torch.compile of its decoder; this engine runs its prompt side as TorchScript"
+                    + " graphs compiled at start, always");
+
     /** {@code KAFKA_*} variables that are ours rather than client properties. */
     private static final Set<String> OWN_KAFKA_VARIABLES = Set.of(Knob.KAFKA_BOOTSTRAP_SERVERS.name());
 
     private final Map<Knob, String> values;
     private final Properties kafkaOverrides;
+    private final List<String> ignoredVariables;
 
-    private Settings(Map<Knob, String> values, Properties kafkaOverrides) {
+    private Settings(Map<Knob, String> values, Properties kafkaOverrides, List<String> ignoredVariables) {
         this.values = values;
         this.kafkaOverrides = kafkaOverrides;
+        this.ignoredVariables = ignoredVariables;
     }
 
     /** Settings of this process: the real environment. */
@@ -63,14 +74,30 @@ public final class Settings {
                         value);
             }
         });
-        return new Settings(values, kafka);
+        List<String> ignored = new ArrayList<>();
+        IGNORED.forEach((name, why) -> {
+            String v = env.get(name);
+            if (v != null) {
+                ignored.add(name + "=" + v + " is ignored: " + why);
+            }
+        });
+        ignored.sort(null);
+        return new Settings(values, kafka, List.copyOf(ignored));
+    }
+
+    /**
+     * One line per variable of the reference server that is set but means nothing here ({@code SAM3_TORCH_COMPILE}),
+     * saying why: each service logs them at start, so that nothing an operator set is dropped in silence.
+     */
+    public List<String> ignoredVariables() {
+        return ignoredVariables;
     }
 
     /** A copy with some knobs replaced (command-line options override the environment this way). */
     public Settings with(Knob knob, String value) {
         Map<Knob, String> copy = new EnumMap<>(values);
         copy.put(knob, value == null || value.isBlank() ? knob.defaultValue() : value.trim());
-        return new Settings(copy, kafkaOverrides);
+        return new Settings(copy, kafkaOverrides, ignoredVariables);
     }
 
     /** The raw string value ("" when unset and without default). */

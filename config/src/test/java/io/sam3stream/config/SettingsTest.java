@@ -12,6 +12,17 @@ import org.junit.jupiter.api.Test;
 class SettingsTest {
 
     @Test
+    void aReferenceServerVariableThatMeansNothingHereIsAcceptedAndReported() {
+        Settings s = Settings.from(Map.of("SAM3_TORCH_COMPILE", "1", "SAM3_MAX_PROMPTS", "2"));
+        assertEquals(2, s.getInt(Knob.SAM3_MAX_PROMPTS));
+        assertEquals(1, s.ignoredVariables().size());
+        assertTrue(s.ignoredVariables().get(0).startsWith("SAM3_TORCH_COMPILE=1 is ignored: "),
+                s.ignoredVariables().get(0));
+        assertEquals(s.ignoredVariables(), s.with(Knob.SAM3_PORT, "1").ignoredVariables(), "kept by a copy");
+        assertTrue(Settings.from(Map.of()).ignoredVariables().isEmpty());
+    }
+
+    @Test
     void unsetAndBlankVariablesTakeTheirDefaults() {
         Settings s = Settings.from(Map.of("SAM3_MAX_PROMPTS", "  "));
         assertEquals(4, s.getInt(Knob.SAM3_MAX_PROMPTS));

@@ -48,11 +48,6 @@ public final class WeightsLocator {
         this.home = home;
     }
 
-    /** A locator reading this process's environment and home folder. */
-    public static WeightsLocator fromSystem() {
-        return new WeightsLocator(System.getenv(), Path.of(System.getProperty("user.home")));
-    }
-
     /**
      * Finds the checkpoint.
      *

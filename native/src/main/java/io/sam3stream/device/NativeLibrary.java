@@ -1,5 +1,7 @@
 package io.sam3stream.device;
 
+import io.sam3stream.config.Knob;
+import io.sam3stream.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -16,7 +18,7 @@ import java.util.Locale;
 public final class NativeLibrary {
 
     /** Environment variable naming a library file to load instead of the packed one. */
-    public static final String PATH_VARIABLE = "SAM3_NATIVE_LIB";
+    public static final String PATH_VARIABLE = Knob.SAM3_NATIVE_LIB.name();
 
     /** The C API version this binding was written for ({@code SAM3N_API_VERSION}). */
     static final int API_VERSION = 1;
@@ -37,7 +39,7 @@ public final class NativeLibrary {
         if (loaded) {
             return;
         }
-        String override = System.getenv(PATH_VARIABLE);
+        String override = Settings.fromEnvironment().get(Knob.SAM3_NATIVE_LIB);
         String origin;
         try {
             if (override != null && !override.isBlank()) {

@@ -45,6 +45,7 @@ public final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = Settings.fromEnvironment();
+        settings.ignoredVariables().forEach(LOG::warn);
         WorkerService service = new WorkerService(settings,
                 () -> EngineFactory.create(settings, model.open(settings), LOG::info));
         removeReadyFile(); // left over from a previous run
