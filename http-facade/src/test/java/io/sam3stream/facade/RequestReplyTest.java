@@ -168,8 +168,9 @@ class RequestReplyTest {
         assertError(facade.predict(Bodies.predict(64, 64, "error:BAD_REQUEST:image cannot be decoded").toString()),
                 400, "image cannot be decoded");
         HttpResponse<String> internal = facade.predict(
-                Bodies.predict(64, 64, "error:INTERNAL_ERROR:java.lang.IllegalStateException: boom").toString());
-        assertError(internal, 500, "java.lang.IllegalStateException: boom");
+                Bodies.predict(64, 64, "error:INTERNAL_ERROR:internal error 42 (the worker's log has the details)")
+                        .toString());
+        assertError(internal, 500, "internal error 42 (the worker's log has the details)");
         assertEquals("INTERNAL_ERROR", json(internal).get("error").asText());
     }
 

@@ -1,25 +1,26 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.avro.ErrorCode;
-import io.sam3stream.avro.Status;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
+import io.sam3stream.avro.Status;
 import io.sam3stream.engine.Inference;
 import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.RequestRejectedException;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.Segmenter;
 import io.sam3stream.schemas.ErrorCodes;
-import io.sam3stream.schemas.Topics.ReplyHeaders;
 import io.sam3stream.schemas.Topics.DeadLetterHeaders;
-import io.sam3stream.schemas.registry.SchemaRegistryException;
+import io.sam3stream.schemas.Topics.ReplyHeaders;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
+import io.sam3stream.schemas.registry.SchemaRegistryException;
 import io.sam3stream.schemas.serde.AvroSerializer;
 import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
 import io.sam3stream.schemas.serde.UndecodableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * four stages on two executors, so that one record's host work overlaps another's forward:
  * <ol>
  *   <li>host: decode the Avro request, read its image, {@link Segmenter#prepare} (decode and preprocess);</li>
- *   <li>device: {@link Segmenter#infer}, on the one thread that owns the model (ARCHITECTURE invariant 2);</li>
+ *   <li>device: {@link Segmenter#infer}, on the one thread that owns the model (docs/ARCHITECTURE.md,
+ *       invariant 2);</li>
  *   <li>host: {@link Segmenter#finish} (post-processing, mask encoding) and the Avro result;</li>
  *   <li>host: any failure of the stages above turned into its outcome.</li>
  * </ol>
@@ -204,9 +206,13 @@ public final class SegmentationPipeline implements RecordPipeline {
             return encode(job, resultFactory.error(job.request, rejected.code().httpStatus(), rejected.getMessage(),
                     job.queueMs, job.elapsedMs()));
         }
-        LOG.error("request {} failed", job.request.getRequestId(), failure);
+        // the exception's text may name files or internals: it stays in the worker's log under an id that the
+        // result carries
+        String errorId = UUID.randomUUID().toString();
+        LOG.error("request {} failed (error id {})", job.request.getRequestId(), errorId, failure);
         return encode(job, resultFactory.error(job.request, ErrorCodes.httpStatus(ErrorCode.INTERNAL_ERROR),
-                failure.toString(), job.queueMs, job.elapsedMs()));
+                "internal error " + errorId + " (the worker's log has the details)", job.queueMs,
+                job.elapsedMs()));
     }
 
     /**

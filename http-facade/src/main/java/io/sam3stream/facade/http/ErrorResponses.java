@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
@@ -69,8 +70,11 @@ public final class ErrorResponses {
             String name = status.getMessage().toUpperCase(Locale.ROOT).replace(' ', '_');
             return ApiException.http(http.getStatus(), name, http.getMessage());
         }
-        LOG.error("request failed unexpectedly", e);
-        return ApiException.internal(e.toString());
+        // the exception's text may name hosts, files or internals: it goes to the log under an id, the client
+        // gets the id
+        String errorId = UUID.randomUUID().toString();
+        LOG.error("request failed unexpectedly (error id {})", errorId, e);
+        return ApiException.internal("internal error " + errorId + " (the facade's log has the details)");
     }
 
     private static void respond(Context ctx, ApiException error, long maxBodyBytes) {
