@@ -1,6 +1,6 @@
 /*
  * sam3native: the C API between the JVM and SAM3's two accelerator islands, the ViT backbone
- * (SAM3-SPEC §1.2) and the fusion encoder (§1.7). Everything else of the model stays on the host.
+ * (docs/MODEL.md §3) and the fusion encoder (§7). Everything else of the model stays on the host.
  *
  * Two implementations sit behind this header, selected when the library is linked:
  *   - "host": portable C++17, fp32, multi-threaded; the reference the device is checked against.

@@ -8,7 +8,7 @@
 
 namespace sam3n {
 
-/** The ViT trunk's hyper-parameters (SAM3-SPEC §1.2). */
+/** The ViT trunk's hyper-parameters (docs/MODEL.md §3). */
 struct VitConfig {
     int image_size;
     int pretrain_image_size;
@@ -20,7 +20,7 @@ struct VitConfig {
     int window_size;
     std::vector<int> global_blocks;  // sorted, distinct
 
-    /** Checks every constraint the math relies on (SAM3-SPEC §6 "Constraints"). */
+    /** Checks every constraint the math relies on (docs/MODEL.md §1.4). */
     static VitConfig from(const sam3n_vit_config& c);
 
     int grid() const { return image_size / patch_size; }
@@ -34,7 +34,7 @@ struct VitConfig {
     int last_global_block() const { return global_blocks.back(); }
 };
 
-/** The fusion encoder's hyper-parameters (SAM3-SPEC §1.7). */
+/** The fusion encoder's hyper-parameters (docs/MODEL.md §7). */
 struct EncoderConfig {
     int d_model;
     int num_layers;

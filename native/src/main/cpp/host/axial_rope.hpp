@@ -1,4 +1,4 @@
-// Applies SAM3's 2-D axial rotary position encoding (SAM3-SPEC §1.2; upstream vitdet.apply_rotary_enc) on the
+// Applies SAM3's 2-D axial rotary position encoding (docs/MODEL.md §3.4; upstream vitdet.apply_rotary_enc) on the
 // host.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The fusion encoder (SAM3-SPEC §1.7; upstream sam3/model/encoder.py TransformerEncoderFusion with pre-norm
+// The fusion encoder (docs/MODEL.md §7; upstream sam3/model/encoder.py TransformerEncoderFusion with pre-norm
 // TransformerEncoderLayer) in fp32 on the host.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The ViT image trunk (SAM3-SPEC §1.2; upstream sam3/model/vitdet.py ViT) in fp32 on the host.
+// The ViT image trunk (docs/MODEL.md §3; upstream sam3/model/vitdet.py ViT) in fp32 on the host.
 #pragma once
 
 #include <vector>

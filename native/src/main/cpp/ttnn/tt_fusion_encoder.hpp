@@ -1,4 +1,4 @@
-// The fusion encoder on the card (SAM3-SPEC §1.7). Fused: one metal trace per input shape, with the prompt's
+// The fusion encoder on the card (docs/MODEL.md §7). Fused: one metal trace per input shape, with the prompt's
 // cross-attention keys and values for every layer computed once at the start of the graph and kept on the card.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The ViT trunk on the card (SAM3-SPEC §1.2), as one graph recorded into a metal trace.
+// The ViT trunk on the card (docs/MODEL.md §3), as one graph recorded into a metal trace.
 #pragma once
 
 #include <memory>

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * Upstream's figures on this machine kind (2-vCPU AMD EPYC, torch 1.13 CPU, fp32, 2 threads), from
  * {@code golden/perf-anchor-full-size.json} (pass 2, median of the three steady runs) and
- * {@code docs/ANCHORS.md}. They were measured once, in another run; the control of each benchmark is what cancels
+ * {@code docs/PERFORMANCE.md}. They were measured once, in another run; the control of each benchmark is what cancels
  * the machine's drift.
  */
 public final class UpstreamAnchor {

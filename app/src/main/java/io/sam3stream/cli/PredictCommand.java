@@ -20,6 +20,7 @@ import io.sam3stream.imaging.MaskDecoding;
 import io.sam3stream.imaging.OverlayInstance;
 import io.sam3stream.imaging.OverlayRenderer;
 import io.sam3stream.kafka.ResultFactory;
+import io.sam3stream.schemas.ErrorCodes;
 import io.sam3stream.schemas.json.ResultRenderer;
 import io.sam3stream.worker.ModelOptions;
 import java.io.IOException;
@@ -94,8 +95,9 @@ public final class PredictCommand implements Callable<Integer> {
                 w.flush();
             }
         } catch (RequestRejectedException e) {
-            spec.commandLine().getErr().println("sam3 predict: " + e.code() + " (HTTP " + e.code().httpStatus()
-                    + "): " + e.getMessage());
+            int status = ErrorCodes.httpStatus(io.sam3stream.avro.ErrorCode.valueOf(e.code().name()));
+            spec.commandLine().getErr().println("sam3 predict: " + e.code() + " (HTTP " + status + "): "
+                    + e.getMessage());
             return 2;
         }
         if (overlay != null) {

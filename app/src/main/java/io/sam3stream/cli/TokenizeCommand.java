@@ -1,5 +1,6 @@
 package io.sam3stream.cli;
 
+import io.sam3stream.config.Settings;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.BpeVocabularyException;
 import io.sam3stream.text.ClipTokenizer;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Prints, for each phrase, one line holding the JSON array of the "
                     + ClipTokenizer.CONTEXT_LENGTH + " token ids SAM3's text encoder receives.",
-            "Vocabulary: --bpe, else $" + BpeVocabulary.PATH_VARIABLE + ", else the bundled copy of "
+            "Vocabulary: --bpe, else $SAM3_BPE_PATH, else the bundled copy of "
                     + BpeVocabulary.MERGES_FILE_NAME + "."
         })
 public final class TokenizeCommand implements Callable<Integer> {
@@ -44,7 +45,7 @@ public final class TokenizeCommand implements Callable<Integer> {
         ClipTokenizer tokenizer;
         try {
             tokenizer = new ClipTokenizer(bpe != null ? BpeVocabulary.fromPath(bpe)
-                    : BpeVocabulary.fromEnvironment(System.getenv(), Optional.empty()));
+                    : BpeVocabulary.fromSettings(Settings.fromEnvironment(), Optional.empty()));
         } catch (BpeVocabularyException e) {
             spec.commandLine().getErr().println("sam3 tokenize: " + e.getMessage());
             return 1;

@@ -16,8 +16,6 @@ import io.sam3stream.model.nn.Precision;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.ClipTokenizer;
 import io.sam3stream.weights.WeightSource;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /** Builds the configured engine: model weights, tokenizer, image limits and caches, all from {@link Settings}. */
@@ -37,11 +35,7 @@ public final class EngineFactory {
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
         PrecisionChoice precision = PrecisionChoice.of(settings);
         Sam3Model model = loadModel(settings, source, NeckLevels.USED, progress);
-        Map<String, String> env = new HashMap<>();
-        if (settings.isSet(Knob.SAM3_BPE_PATH)) {
-            env.put(Knob.SAM3_BPE_PATH.name(), settings.get(Knob.SAM3_BPE_PATH));
-        }
-        ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromEnvironment(env, source.folder()));
+        ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromSettings(settings, source.folder()));
         ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE),
                 settings.getLong(Knob.SAM3_MAX_PIXELS)));
         String device = backend.equals("cpu") ? "cpu:" + threads + " threads" : model.deviceDescription();

@@ -25,7 +25,7 @@ public enum MaskFormat {
                 return f;
             }
         }
-        throw new RequestRejectedException(ErrorCode.INVALID_FIELD,
+        throw new RequestRejectedException(ErrorCode.UNPROCESSABLE_ENTITY,
                 "mask_format must be one of png, rle, rle_compressed, none; got '" + name + "'");
     }
 }

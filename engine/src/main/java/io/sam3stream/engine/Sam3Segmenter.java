@@ -97,7 +97,7 @@ public final class Sam3Segmenter implements Segmenter {
         try {
             image = decoder.decode(request.image());
         } catch (ImageRejectedException e) {
-            throw new RequestRejectedException(RequestValidation.codeOf(e), e.getMessage(), e);
+            throw new RequestRejectedException(ErrorCode.BAD_REQUEST, e.getMessage(), e);
         }
         RequestValidation.checkBoxes(request, image.width(), image.height());
         long decoded = System.nanoTime();

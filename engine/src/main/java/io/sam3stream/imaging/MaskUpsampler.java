@@ -2,7 +2,7 @@ package io.sam3stream.imaging;
 
 /**
  * Brings mask logits from the segmentation head's grid (4G × 4G, 288 × 288 for the released model) to the original
- * image size and binarises them, as upstream {@code Sam3Processor._forward_grounding} does (SAM3-SPEC §3.2):
+ * image size and binarises them, as upstream {@code Sam3Processor._forward_grounding} does (docs/MODEL.md §11.3):
  * {@code F.interpolate(logits, (H, W), mode="bilinear", align_corners=False)}, then {@code sigmoid > 0.5}, which is
  * {@code logit > 0}.
  *

@@ -2,7 +2,7 @@ package io.sam3stream.imaging;
 
 /**
  * Turns a decoded image into the model input exactly as upstream {@code Sam3Processor.transform} does
- * (SAM3-SPEC §3.1): {@code v2.Resize((S, S))} squashing to a square (aspect ratio not kept, no padding) with
+ * (docs/MODEL.md §2.2): {@code v2.Resize((S, S))} squashing to a square (aspect ratio not kept, no padding) with
  * antialiased bilinear interpolation computed in float32 and rounded back to uint8
  * ({@link AntialiasedBilinearResize}), then {@code ToDtype(float32, scale=True)} ({@code x · float32(1/255)}) and
  * {@code Normalize(mean=0.5, std=0.5)} ({@code (x − 0.5) / 0.5}), giving float32 in [−1, 1], channel-major.

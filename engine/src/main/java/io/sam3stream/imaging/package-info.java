@@ -8,9 +8,9 @@
  *       or oversized input ({@link io.sam3stream.imaging.ImageLimits}) with an {@link
  *       io.sam3stream.imaging.ImageRejectedException} before allocating pixels; {@link
  *       io.sam3stream.imaging.ModelInputPreprocessor} makes the model's float32 input exactly as
- *       {@code Sam3Processor.transform} does (SAM3-SPEC §3.1).</li>
+ *       {@code Sam3Processor.transform} does (docs/MODEL.md §2).</li>
  *   <li>Output: {@link io.sam3stream.imaging.MaskUpsampler} brings mask logits to the image size and binarises
- *       them (SAM3-SPEC §3.2); {@link io.sam3stream.imaging.PngEncoder} and {@link io.sam3stream.imaging.CocoRle}
+ *       them (docs/MODEL.md §11.3); {@link io.sam3stream.imaging.PngEncoder} and {@link io.sam3stream.imaging.CocoRle}
  *       encode the {@link io.sam3stream.imaging.BinaryMask}s for the response; {@link
  *       io.sam3stream.imaging.OverlayRenderer} draws results for people.</li>
  * </ul>

@@ -2,6 +2,8 @@ package io.sam3stream.text;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sam3stream.config.Knob;
+import io.sam3stream.config.Settings;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,7 +21,7 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * SAM3's CLIP BPE vocabulary: the ids of the 256 byte symbols (plain and word-final), the ranked merges with the ids
- * they produce, and the start/end-of-text ids (spec §4). Immutable and safe to share between threads.
+ * they produce, and the start/end-of-text ids (docs/MODEL.md §5.1). Immutable and safe to share between threads.
  *
  * <p>It loads from either form that carries the same table: upstream's merges file
  * ({@code bpe_simple_vocab_16e6.txt.gz}, ids implied by the merge order) or a Hugging Face snapshot's
@@ -30,9 +32,6 @@ public final class BpeVocabulary {
 
     /** File name of upstream's merges file, in a weights folder and in this project's resources. */
     public static final String MERGES_FILE_NAME = "bpe_simple_vocab_16e6.txt.gz";
-
-    /** Environment variable naming a merges file (or a folder holding one) that overrides every other source. */
-    public static final String PATH_VARIABLE = "SAM3_BPE_PATH";
 
     private static final String HF_VOCAB_FILE_NAME = "vocab.json";
     private static final String HF_MERGES_FILE_NAME = "merges.txt";
@@ -157,14 +156,13 @@ public final class BpeVocabulary {
     }
 
     /**
-     * The vocabulary SAM3 uses in this environment, first found of: {@value #PATH_VARIABLE} (a merges file or a
+     * The vocabulary SAM3 uses with these settings, first found of: {@code SAM3_BPE_PATH} (a merges file or a
      * folder), the weights folder (either form), the bundled copy.
      *
-     * @param environment   the process environment (for example {@link System#getenv()})
      * @param weightsFolder the folder the checkpoint was resolved from, if any
      */
-    public static BpeVocabulary fromEnvironment(Map<String, String> environment, Optional<Path> weightsFolder) {
-        String explicit = environment.get(PATH_VARIABLE);
+    public static BpeVocabulary fromSettings(Settings settings, Optional<Path> weightsFolder) {
+        String explicit = settings.get(Knob.SAM3_BPE_PATH);
         if (explicit != null && !explicit.isBlank()) {
             return fromPath(Path.of(explicit));
         }

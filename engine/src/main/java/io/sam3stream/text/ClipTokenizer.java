@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * SAM3's text tokenizer (upstream {@code sam3/model/tokenizer_ve.py::SimpleTokenizer} with {@code clean="lower"};
- * spec §4): CLIP's byte-level BPE over cleaned, pre-tokenised text, framed by start/end-of-text and zero-padded to
- * the context length. Thread-safe; build one per vocabulary and share it.
+ * docs/MODEL.md §5.1): CLIP's byte-level BPE over cleaned, pre-tokenised text, framed by start/end-of-text and
+ * zero-padded to the context length. Thread-safe; build one per vocabulary and share it.
  */
 public final class ClipTokenizer {
 
@@ -18,7 +18,7 @@ public final class ClipTokenizer {
     /** Upstream's name of the end-of-text token, also recognised literally in the text. */
     static final String END_OF_TEXT = "<end_of_text>";
 
-    /** Padding id. Id 0 is also the byte symbol "!", yet downstream treats every 0 as padding (spec §4). */
+    /** Padding id. Id 0 is also the byte symbol "!", yet downstream treats every 0 as padding (docs/MODEL.md §5.1). */
     public static final int PAD_ID = 0;
 
     private final BpeVocabulary vocabulary;

@@ -1,6 +1,6 @@
 /**
- * SAM3's text tokenizer (spec §4), reproducing upstream's {@code sam3/model/tokenizer_ve.py::SimpleTokenizer} with
- * {@code clean="lower"} id for id.
+ * SAM3's text tokenizer (docs/MODEL.md §5.1), reproducing upstream's
+ * {@code sam3/model/tokenizer_ve.py::SimpleTokenizer} with {@code clean="lower"} id for id.
  *
  * <p>Public entry points: {@link io.sam3stream.text.BpeVocabulary} (the id table, loaded from upstream's merges file
  * or a Hugging Face {@code vocab.json} + {@code merges.txt}, located through the environment) and

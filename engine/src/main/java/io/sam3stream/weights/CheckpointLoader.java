@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * model; the one difference is {@code pos_embed}, which has 577 rows (a leading cls row) from {@code sam3.pt} and
  * 576 from {@code model.safetensors}; the model accepts both and ignores the cls row.
  *
- * <p>Tensors the image model does not use are skipped (spec §5.1, §5.3): the video tracker, the tracker's
+ * <p>Tensors the image model does not use are skipped (docs/MODEL.md §12.3): the video tracker, the tracker's
  * duplicate neck {@code sam2_convs} inside the detector, and the complex64 {@code freqs_cis} RoPE tables, which the
  * model recomputes.
  */

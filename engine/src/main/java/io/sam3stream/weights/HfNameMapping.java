@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Canonical names for the tensors of Hugging Face transformers' SAM3 checkpoint ({@code model.safetensors} of
  * {@code facebook/sam3}): the inverse of the rename table of transformers' {@code convert_sam3_to_hf.py}
- * (spec §5.2), written as data in the {@code RULES} table.
+ * (docs/MODEL.md §12.2), written as data in the {@code RULES} table.
  *
  * <p>Only {@code detector_model.*} tensors are mapped (the rest is the video tracker). Beyond renaming:
  * <ul>

@@ -139,17 +139,17 @@ class Sam3SegmenterTest {
 
     @Test
     void rejectsWhatTheReferenceRejectsWithItsErrorClasses() {
-        assertEquals(ErrorCode.TOO_MANY_PROMPTS, codeOf(request(MaskFormat.PNG, 50, "a", "b", "c", "d", "e")));
-        assertEquals(ErrorCode.EMPTY_PROMPT, codeOf(request(MaskFormat.PNG, 50, "  ")));
-        assertEquals(ErrorCode.EMPTY_PROMPT, codeOf(request(MaskFormat.PNG, 50)));
-        assertEquals(ErrorCode.INVALID_FIELD, codeOf(new SegmentRequest(goldenPng, List.of(PromptSpec.text("cat")),
+        assertEquals(ErrorCode.BAD_REQUEST, codeOf(request(MaskFormat.PNG, 50, "a", "b", "c", "d", "e")));
+        assertEquals(ErrorCode.BAD_REQUEST, codeOf(request(MaskFormat.PNG, 50, "  ")));
+        assertEquals(ErrorCode.BAD_REQUEST, codeOf(request(MaskFormat.PNG, 50)));
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, codeOf(new SegmentRequest(goldenPng, List.of(PromptSpec.text("cat")),
                 Float.NaN, 50, MaskFormat.PNG)));
-        assertEquals(ErrorCode.INVALID_FIELD, codeOf(request(MaskFormat.PNG, 201, "cat")));
-        assertEquals(ErrorCode.INVALID_FIELD, codeOf(request(MaskFormat.PNG, 50, "cat".repeat(400))));
-        assertEquals(ErrorCode.INVALID_FIELD, codeOf(request(MaskFormat.PNG, 0, "cat")));
-        assertEquals(ErrorCode.BAD_IMAGE, codeOf(new SegmentRequest(new byte[] {1, 2, 3}, List.of(PromptSpec.text("cat")),
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, codeOf(request(MaskFormat.PNG, 201, "cat")));
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, codeOf(request(MaskFormat.PNG, 50, "cat".repeat(400))));
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, codeOf(request(MaskFormat.PNG, 0, "cat")));
+        assertEquals(ErrorCode.BAD_REQUEST, codeOf(new SegmentRequest(new byte[] {1, 2, 3}, List.of(PromptSpec.text("cat")),
                 0.5f, 50, MaskFormat.PNG)));
-        assertEquals(ErrorCode.INVALID_FIELD, codeOf(new SegmentRequest(goldenPng, List.of(new PromptSpec("cat",
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, codeOf(new SegmentRequest(goldenPng, List.of(new PromptSpec("cat",
                 List.of(new BoxExemplar(10, 10, 5, 20, true)))), 0.5f, 50, MaskFormat.PNG)));
         assertFalse(segmenter.segment(request(MaskFormat.NONE, 50, "cat")).results().isEmpty(),
                 "the engine keeps serving after rejections");

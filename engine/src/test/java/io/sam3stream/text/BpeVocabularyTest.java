@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sam3stream.config.Settings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -127,8 +128,8 @@ class BpeVocabularyTest {
         copyBundled(weights.resolve(BpeVocabulary.MERGES_FILE_NAME));
         Path explicitFile = explicit.resolve(BpeVocabulary.MERGES_FILE_NAME);
 
-        BpeVocabulary vocabulary = BpeVocabulary.fromEnvironment(
-                Map.of(BpeVocabulary.PATH_VARIABLE, explicitFile.toString()), Optional.of(weights));
+        BpeVocabulary vocabulary = BpeVocabulary.fromSettings(
+                Settings.from(Map.of("SAM3_BPE_PATH", explicitFile.toString())), Optional.of(weights));
 
         assertEquals(explicitFile.toString(), vocabulary.source());
     }
@@ -137,8 +138,8 @@ class BpeVocabularyTest {
     void environmentPathMayNameAFolder() throws IOException {
         copyBundled(dir.resolve(BpeVocabulary.MERGES_FILE_NAME));
 
-        BpeVocabulary vocabulary = BpeVocabulary.fromEnvironment(
-                Map.of(BpeVocabulary.PATH_VARIABLE, dir.toString()), Optional.empty());
+        BpeVocabulary vocabulary = BpeVocabulary.fromSettings(
+                Settings.from(Map.of("SAM3_BPE_PATH", dir.toString())), Optional.empty());
 
         assertEquals(dir.resolve(BpeVocabulary.MERGES_FILE_NAME).toString(), vocabulary.source());
     }
@@ -148,7 +149,7 @@ class BpeVocabularyTest {
         Path missing = dir.resolve("nowhere.txt.gz");
 
         BpeVocabularyException e = assertThrows(BpeVocabularyException.class,
-                () -> BpeVocabulary.fromEnvironment(Map.of(BpeVocabulary.PATH_VARIABLE, missing.toString()),
+                () -> BpeVocabulary.fromSettings(Settings.from(Map.of("SAM3_BPE_PATH", missing.toString())),
                         Optional.empty()));
 
         assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
@@ -159,7 +160,7 @@ class BpeVocabularyTest {
         writeHuggingFaceFiles(dir);
         copyBundled(dir.resolve(BpeVocabulary.MERGES_FILE_NAME));
 
-        BpeVocabulary vocabulary = BpeVocabulary.fromEnvironment(Map.of(), Optional.of(dir));
+        BpeVocabulary vocabulary = BpeVocabulary.fromSettings(Settings.from(Map.of()), Optional.of(dir));
 
         assertEquals(dir.resolve(BpeVocabulary.MERGES_FILE_NAME).toString(), vocabulary.source());
     }
@@ -168,16 +169,16 @@ class BpeVocabularyTest {
     void weightsFolderHuggingFaceFilesAreUsedWhenThatIsWhatItHas() throws IOException {
         writeHuggingFaceFiles(dir);
 
-        BpeVocabulary vocabulary = BpeVocabulary.fromEnvironment(Map.of(), Optional.of(dir));
+        BpeVocabulary vocabulary = BpeVocabulary.fromSettings(Settings.from(Map.of()), Optional.of(dir));
 
         assertEquals(dir.resolve("vocab.json") + " + " + dir.resolve("merges.txt"), vocabulary.source());
     }
 
     @Test
     void bundledCopyIsTheFallback() {
-        assertSame(BpeVocabulary.bundled(), BpeVocabulary.fromEnvironment(Map.of(), Optional.of(dir)));
+        assertSame(BpeVocabulary.bundled(), BpeVocabulary.fromSettings(Settings.from(Map.of()), Optional.of(dir)));
         assertSame(BpeVocabulary.bundled(),
-                BpeVocabulary.fromEnvironment(Map.of(BpeVocabulary.PATH_VARIABLE, " "), Optional.empty()));
+                BpeVocabulary.fromSettings(Settings.from(Map.of("SAM3_BPE_PATH", " ")), Optional.empty()));
     }
 
     /**

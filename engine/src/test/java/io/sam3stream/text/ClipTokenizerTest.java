@@ -22,7 +22,7 @@ class ClipTokenizerTest {
 
     private final ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.bundled());
 
-    /** The test vectors of spec §4. */
+    /** The test vectors of docs/MODEL.md §5.1. */
     @Test
     void specVectorsArePaddedWithZeros() {
         assertArrayEquals(padded(SOT, 320, 1929, EOT), tokenizer.tokenize("a dog"));

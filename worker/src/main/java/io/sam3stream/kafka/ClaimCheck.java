@@ -115,6 +115,6 @@ public final class ClaimCheck {
     }
 
     private static RequestRejectedException refused(String uri, String why) {
-        return new RequestRejectedException(ErrorCode.BAD_IMAGE, "image_uri " + uri + " " + why);
+        return new RequestRejectedException(ErrorCode.BAD_REQUEST, "image_uri " + uri + " " + why);
     }
 }

@@ -64,7 +64,7 @@ public final class RequestTranslator {
         ByteBuffer inline = request.getImage();
         String uri = request.getImageUri();
         if ((inline == null) == (uri == null)) {
-            throw new RequestRejectedException(ErrorCode.BAD_IMAGE,
+            throw new RequestRejectedException(ErrorCode.BAD_REQUEST,
                     "exactly one of image and image_uri must be set; " + (uri == null ? "neither is" : "both are"));
         }
         if (uri != null) {

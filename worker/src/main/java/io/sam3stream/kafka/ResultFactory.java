@@ -16,7 +16,6 @@ import io.sam3stream.engine.EncodedMask;
 import io.sam3stream.engine.EngineInfo;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.StageTimings;
-import io.sam3stream.schemas.ErrorCodes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
@@ -63,16 +62,15 @@ public final class ResultFactory {
     }
 
     /**
-     * The ERROR result of {@code request}, with the Avro code of the HTTP status the failure maps to.
+     * The ERROR result of {@code request}.
      *
-     * @param httpStatus the failure's HTTP status (an engine {@code ErrorCode}'s, or 500)
-     * @param message    what went wrong; the code's name when null
-     * @param queueMs    from the request record's timestamp to the worker taking it up
-     * @param totalMs    from the worker taking it up to the failure
+     * @param code    the contract's code (the engine's refusals map by name, {@link #contractCode})
+     * @param message what went wrong; the code's name when null
+     * @param queueMs from the request record's timestamp to the worker taking it up
+     * @param totalMs from the worker taking it up to the failure
      */
-    public SegmentationResult error(SegmentationRequest request, int httpStatus, String message, double queueMs,
+    public SegmentationResult error(SegmentationRequest request, ErrorCode code, String message, double queueMs,
             double totalMs) {
-        ErrorCode code = errorCode(httpStatus);
         return stamped(request)
                 .setStatus(Status.ERROR)
                 .setError(new ErrorDetail(code, message != null ? message : code.name()))
@@ -83,10 +81,9 @@ public final class ResultFactory {
                 .build();
     }
 
-    /** The Avro code that renders as {@code httpStatus}; {@code INTERNAL_ERROR} for a status no code has. */
-    static ErrorCode errorCode(int httpStatus) {
-        return Arrays.stream(ErrorCode.values()).filter(c -> ErrorCodes.httpStatus(c) == httpStatus).findFirst()
-                .orElse(ErrorCode.INTERNAL_ERROR);
+    /** The contract's code of an engine refusal: the symbol of the same name (the two enums share them). */
+    static ErrorCode contractCode(io.sam3stream.engine.ErrorCode engineCode) {
+        return ErrorCode.valueOf(engineCode.name());
     }
 
     private SegmentationResult.Builder stamped(SegmentationRequest request) {

@@ -9,7 +9,6 @@ import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.RequestRejectedException;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.Segmenter;
-import io.sam3stream.schemas.ErrorCodes;
 import io.sam3stream.schemas.Topics.DeadLetterHeaders;
 import io.sam3stream.schemas.Topics.ReplyHeaders;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
@@ -48,8 +47,9 @@ import org.slf4j.LoggerFactory;
  *   <li>host: any failure of the stages above turned into its outcome.</li>
  * </ol>
  * A record that cannot be decoded becomes a dead letter with Kafka Connect's context headers; a request the engine
- * refuses, or whose deadline passes, an {@code ERROR} result with the code of its HTTP status; anything else an
- * {@code INTERNAL_ERROR} with the exception's text. An unreachable schema registry or broker is waited for, never
+ * refuses, or whose deadline passes, an {@code ERROR} result with the engine's code (the contract's symbol of the
+ * same name); anything else an {@code INTERNAL_ERROR} whose message is an error id, the exception being logged under
+ * it. An unreachable schema registry or broker is waited for, never
  * taken for a bad record. So every future completes normally, until {@link #close}.
  */
 public final class SegmentationPipeline implements RecordPipeline {
@@ -203,14 +203,14 @@ public final class SegmentationPipeline implements RecordPipeline {
                     SpecificAvroDeserializer.class, failure);
         }
         if (failure instanceof RequestRejectedException rejected) {
-            return encode(job, resultFactory.error(job.request, rejected.code().httpStatus(), rejected.getMessage(),
-                    job.queueMs, job.elapsedMs()));
+            return encode(job, resultFactory.error(job.request, ResultFactory.contractCode(rejected.code()),
+                    rejected.getMessage(), job.queueMs, job.elapsedMs()));
         }
         // the exception's text may name files or internals: it stays in the worker's log under an id that the
         // result carries
         String errorId = UUID.randomUUID().toString();
         LOG.error("request {} failed (error id {})", job.request.getRequestId(), errorId, failure);
-        return encode(job, resultFactory.error(job.request, ErrorCodes.httpStatus(ErrorCode.INTERNAL_ERROR),
+        return encode(job, resultFactory.error(job.request, ErrorCode.INTERNAL_ERROR,
                 "internal error " + errorId + " (the worker's log has the details)", job.queueMs,
                 job.elapsedMs()));
     }
@@ -233,14 +233,14 @@ public final class SegmentationPipeline implements RecordPipeline {
         if (replyProblem != null && result.getStatus() == Status.OK) {
             LOG.warn("request {}: {}; answering with an ERROR on {}", result.getRequestId(), replyProblem,
                     destination.topic());
-            return encode(job, resultFactory.error(job.request, ErrorCodes.httpStatus(ErrorCode.BAD_REQUEST),
+            return encode(job, resultFactory.error(job.request, ErrorCode.BAD_REQUEST,
                     replyProblem + "; the segmentation was not delivered: fix the headers and send the request again",
                     job.queueMs, job.elapsedMs()));
         }
         byte[] value = backoff.retry("writing result " + result.getRequestId(),
                 () -> results.serialize(destination.topic(), result), SegmentationPipeline::isRegistryUnavailable);
         if (value.length + RECORD_OVERHEAD_BYTES > maxMessageBytes) {
-            return encode(job, resultFactory.error(job.request, ErrorCodes.httpStatus(ErrorCode.PAYLOAD_TOO_LARGE),
+            return encode(job, resultFactory.error(job.request, ErrorCode.PAYLOAD_TOO_LARGE,
                     "the result takes " + value.length + " bytes, more than SAM3_MAX_MESSAGE_BYTES=" + maxMessageBytes
                             + " allows; ask for mask_format rle_compressed or none, or fewer instances",
                     job.queueMs, job.elapsedMs()));

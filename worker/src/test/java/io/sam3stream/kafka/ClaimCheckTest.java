@@ -46,25 +46,25 @@ class ClaimCheckTest {
     @Test
     void refusesEveryUriWhenNoRootIsConfigured() {
         ClaimCheck disabled = new ClaimCheck(Optional.empty(), 100);
-        assertRefused(ErrorCode.BAD_IMAGE, "disabled",
+        assertRefused(ErrorCode.BAD_REQUEST, "disabled",
                 () -> disabled.read(root.resolve("cat.png").toUri().toString()));
     }
 
     @Test
     void refusesOtherSchemes() {
-        assertRefused(ErrorCode.BAD_IMAGE, "scheme http", () -> claimCheck.read("http://example.com/cat.png"));
-        assertRefused(ErrorCode.BAD_IMAGE, "scheme null", () -> claimCheck.read(root.resolve("cat.png").toString()));
+        assertRefused(ErrorCode.BAD_REQUEST, "scheme http", () -> claimCheck.read("http://example.com/cat.png"));
+        assertRefused(ErrorCode.BAD_REQUEST, "scheme null", () -> claimCheck.read(root.resolve("cat.png").toString()));
     }
 
     @Test
     void refusesARemoteHost() {
-        assertRefused(ErrorCode.BAD_IMAGE, "host", () -> claimCheck.read("file://files.example.com" + root
+        assertRefused(ErrorCode.BAD_REQUEST, "host", () -> claimCheck.read("file://files.example.com" + root
                 .resolve("cat.png")));
     }
 
     @Test
     void refusesAPathThatClimbsOutOfTheRoot() {
-        assertRefused(ErrorCode.BAD_IMAGE, "outside the image root",
+        assertRefused(ErrorCode.BAD_REQUEST, "outside the image root",
                 () -> claimCheck.read("file://" + root + "/../secret.txt"));
     }
 
@@ -81,18 +81,18 @@ class ClaimCheckTest {
     @Test
     void refusesALinkInsideTheRootThatPointsOutOfIt() throws IOException {
         Path link = Files.createSymbolicLink(root.resolve("link.png"), outside);
-        assertRefused(ErrorCode.BAD_IMAGE, "outside the image root", () -> claimCheck.read(link.toUri().toString()));
+        assertRefused(ErrorCode.BAD_REQUEST, "outside the image root", () -> claimCheck.read(link.toUri().toString()));
     }
 
     @Test
     void refusesAMissingFileUnderTheRoot() {
-        assertRefused(ErrorCode.BAD_IMAGE, "names no file",
+        assertRefused(ErrorCode.BAD_REQUEST, "names no file",
                 () -> claimCheck.read(root.resolve("dog.png").toUri().toString()));
     }
 
     @Test
     void refusesAFolder() {
-        assertRefused(ErrorCode.BAD_IMAGE, "not a file", () -> claimCheck.read(root.toUri().toString()));
+        assertRefused(ErrorCode.BAD_REQUEST, "not a file", () -> claimCheck.read(root.toUri().toString()));
     }
 
     @Test

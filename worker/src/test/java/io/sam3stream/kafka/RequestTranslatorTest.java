@@ -80,8 +80,8 @@ class RequestTranslatorTest {
                 () -> translator().toEngine(request().setImageUri("file:///x.png").build()));
         RequestRejectedException neither = assertThrows(RequestRejectedException.class,
                 () -> translator().toEngine(request().setImage(null).build()));
-        assertEquals(ErrorCode.BAD_IMAGE, both.code());
-        assertEquals(ErrorCode.BAD_IMAGE, neither.code());
+        assertEquals(ErrorCode.BAD_REQUEST, both.code());
+        assertEquals(ErrorCode.BAD_REQUEST, neither.code());
     }
 
     @Test

@@ -36,18 +36,12 @@ class ResultFactoryTest {
             .build();
 
     @Test
-    void everyEngineErrorCodeMapsToTheAvroCodeOfItsHttpStatus() {
-        assertEquals(ErrorCode.BAD_REQUEST, code(io.sam3stream.engine.ErrorCode.BAD_IMAGE));
-        assertEquals(ErrorCode.BAD_REQUEST, code(io.sam3stream.engine.ErrorCode.IMAGE_TOO_LARGE));
-        assertEquals(ErrorCode.BAD_REQUEST, code(io.sam3stream.engine.ErrorCode.EMPTY_PROMPT));
-        assertEquals(ErrorCode.BAD_REQUEST, code(io.sam3stream.engine.ErrorCode.TOO_MANY_PROMPTS));
-        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, code(io.sam3stream.engine.ErrorCode.INVALID_FIELD));
-        assertEquals(ErrorCode.PAYLOAD_TOO_LARGE, code(io.sam3stream.engine.ErrorCode.PAYLOAD_TOO_LARGE));
-        assertEquals(ErrorCode.TOO_MANY_REQUESTS, code(io.sam3stream.engine.ErrorCode.OVERLOADED));
-        assertEquals(ErrorCode.DEADLINE_EXCEEDED, code(io.sam3stream.engine.ErrorCode.DEADLINE_EXCEEDED));
-        assertEquals(ErrorCode.SERVICE_UNAVAILABLE, code(io.sam3stream.engine.ErrorCode.UNAVAILABLE));
-        assertEquals(ErrorCode.INTERNAL_ERROR, code(io.sam3stream.engine.ErrorCode.INTERNAL));
-        assertEquals(ErrorCode.INTERNAL_ERROR, ResultFactory.errorCode(418));
+    void everyEngineErrorCodeIsTheContractsCodeOfTheSameName() {
+        for (io.sam3stream.engine.ErrorCode engineCode : io.sam3stream.engine.ErrorCode.values()) {
+            assertEquals(engineCode.name(), ResultFactory.contractCode(engineCode).name());
+        }
+        assertEquals(ErrorCode.UNPROCESSABLE_ENTITY,
+                ResultFactory.contractCode(io.sam3stream.engine.ErrorCode.UNPROCESSABLE_ENTITY));
     }
 
     @Test
@@ -103,7 +97,7 @@ class ResultFactoryTest {
 
     @Test
     void anErrorResultEchoesTheRequestAndCarriesNoInstances() {
-        SegmentationResult r = factory.error(REQUEST, 422, "threshold must lie in [0, 1]", 3.0, 4.0);
+        SegmentationResult r = factory.error(REQUEST, ErrorCode.UNPROCESSABLE_ENTITY, "threshold must lie in [0, 1]", 3.0, 4.0);
         assertEquals(Status.ERROR, r.getStatus());
         assertEquals(ErrorCode.UNPROCESSABLE_ENTITY, r.getError().getCode());
         assertEquals("threshold must lie in [0, 1]", r.getError().getMessage());
@@ -116,10 +110,6 @@ class ResultFactoryTest {
         assertEquals(3.0, r.getTimingMs().getQueue());
         assertEquals(4.0, r.getTimingMs().getTotal());
         assertEquals(0.0, r.getTimingMs().getForward());
-    }
-
-    private static ErrorCode code(io.sam3stream.engine.ErrorCode engineCode) {
-        return ResultFactory.errorCode(engineCode.httpStatus());
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

@@ -14,7 +14,7 @@ import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.weights.WeightSource;
 
 /**
- * SAM3's two device islands, the ViT backbone (SAM3-SPEC §1.2) and the fusion encoder (§1.7), run through the
+ * SAM3's two device islands, the ViT backbone (docs/MODEL.md §3) and the fusion encoder (§7), run through the
  * native bridge (the host C++ implementation, or ttnn on a p150a when {@code SAM3_NATIVE_LIB} names that
  * library) with DJL arrays in and out. The weights are uploaded once when the islands open; all device work
  * runs on the device's own thread, and any number of threads may call in.

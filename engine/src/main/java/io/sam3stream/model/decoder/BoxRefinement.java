@@ -9,7 +9,7 @@ import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 
 /**
- * Iterative box refinement of the decoder (spec §1.8 step 9): the shared {@code bbox_embed} MLP predicts an offset
+ * Iterative box refinement of the decoder (docs/MODEL.md §8.5): the shared {@code bbox_embed} MLP predicts an offset
  * in logit space, {@code new = sigmoid(inverse_sigmoid(ref) + bbox_embed(hs))}.
  */
 public final class BoxRefinement {

@@ -10,7 +10,7 @@ import io.sam3stream.model.nn.Scopes;
 
 /**
  * The box-relative position bias of the decoder's image cross-attention (upstream
- * {@code TransformerDecoder._get_rpb_matrix} with {@code boxRPB="log"}, spec §1.8 step 2). For every query and
+ * {@code TransformerDecoder._get_rpb_matrix} with {@code boxRPB="log"}, docs/MODEL.md §8.3). For every query and
  * feature-map row y the signed distances from y/H to the reference box's top and bottom edges are log-scaled and
  * mapped by {@code boxRPB_embed_y} to one bias per head; columns likewise with the left and right edges and
  * {@code boxRPB_embed_x}. The bias of pixel (y, x) is the sum of its row and column terms.

@@ -12,7 +12,7 @@ import io.sam3stream.model.nn.Scopes;
  * The sine embedding of a reference box that conditions each decoder query (upstream
  * {@code model_misc.gen_sineembed_for_position} with 4 coordinates): every coordinate v ∈ [0, 1] becomes
  * {@code n = d/2} channels v·2π / 10000^(2⌊k/2⌋/n), sine at even k and cosine at odd k, and the four blocks are
- * concatenated as [y, x, w, h] (spec §1.8 step 1, §8.7).
+ * concatenated as [y, x, w, h] (docs/MODEL.md §8.2).
  */
 public final class BoxSineEmbedding {
 

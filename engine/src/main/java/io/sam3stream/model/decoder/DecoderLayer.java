@@ -10,7 +10,7 @@ import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 
 /**
- * One post-norm decoder layer (upstream {@code TransformerDecoderLayer}, spec §1.8 steps 4–7): self-attention among
+ * One post-norm decoder layer (upstream {@code TransformerDecoderLayer}, docs/MODEL.md §8.4): self-attention among
  * the queries, cross-attention to the prompt tokens, cross-attention to the image memory under the box-relative
  * bias, then a ReLU feed-forward block; each sub-block is residual and followed by its own LayerNorm. All tensors
  * are batch-first.

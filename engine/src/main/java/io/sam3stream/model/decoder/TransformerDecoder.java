@@ -20,10 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * SAM3's DETR-style decoder (upstream {@code TransformerDecoder}, spec §1.8): learned queries with learned reference
- * boxes, a presence token that rides along with the queries, and per layer a box-conditioned query position, the
- * box-relative attention bias, one {@link DecoderLayer}, the shared output LayerNorm, box refinement and the
- * presence logit. Inference path only: no DAC/o2m queries, a single feature level, no memory padding.
+ * SAM3's DETR-style decoder (upstream {@code TransformerDecoder}, docs/MODEL.md §8): learned queries with learned
+ * reference boxes, a presence token that rides along with the queries, and per layer a box-conditioned query
+ * position, the box-relative attention bias, one {@link DecoderLayer}, the shared output LayerNorm, box refinement
+ * and the presence logit. Inference path only: no DAC/o2m queries, a single feature level, no memory padding.
  *
  * <p>Tensors are batch-first; B is the number of prompts of one image.
  */
@@ -172,7 +172,7 @@ public final class TransformerDecoder {
     }
 
     /**
-     * One layer with its conditioning and read-outs (spec §1.8 steps 1–10).
+     * One layer with its conditioning and read-outs (docs/MODEL.md §8.1).
      *
      * @return presence token (B, 1, d), un-normed queries (B, Q, d), normed queries hs (B, Q, d), refined boxes
      *         (B, Q, 4), presence logit (B, 1)

@@ -13,9 +13,9 @@ import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 
 /**
- * The per-query class logit (upstream {@code model_misc.DotProductScoring}, spec §1.9): the prompt goes through a
- * residual 2-layer MLP with an output LayerNorm, is mean-pooled over its valid tokens and projected; each query is
- * projected too, and the logit is their dot product / √d_proj, clamped to ±12. Presence is not part of it.
+ * The per-query class logit (upstream {@code model_misc.DotProductScoring}, docs/MODEL.md §9): the prompt goes
+ * through a residual 2-layer MLP with an output LayerNorm, is mean-pooled over its valid tokens and projected; each
+ * query is projected too, and the logit is their dot product / √d_proj, clamped to ±12. Presence is not part of it.
  */
 public final class DotProductScoring {
 

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Upstream's {@code PixelDecoder} (spec §1.11 step 3): walks the feature pyramid from coarse to fine; at each finer
+ * Upstream's {@code PixelDecoder} (docs/MODEL.md §10.2): walks the feature pyramid from coarse to fine; at each finer
  * level the running map is upsampled 2× by nearest neighbour, added to the level, and passed through a 3×3 conv,
  * GroupNorm(8) and ReLU. With n levels only stages 0..n−2 exist in the computation; the checkpoint's last
  * {@code conv_layers}/{@code norms} entry is never used and not loaded.

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Upstream's {@code UniversalSegmentationHead} on the inference path (spec §1.11): the encoder memory attends to
+ * Upstream's {@code UniversalSegmentationHead} on the inference path (docs/MODEL.md §10): the encoder memory attends to
  * the prompt, replaces the 1× level of the backbone pyramid, and the {@link PixelDecoder} brings it to 4× with the
  * finer levels; a 1×1 conv gives per-pixel instance embeddings and each query's mask logits are the dot product of
  * its {@code mask_embed} with them.

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The four scale factors of the simple-FPN neck, in upstream order ({@code convs.{ordinal}}), and the layers each
- * branch applies before the shared {@code conv_1x1 → conv_3x3} projection (spec §1.3).
+ * branch applies before the shared {@code conv_1x1 → conv_3x3} projection (docs/MODEL.md §4.1).
  */
 public enum NeckScale {
     /** 4×: {@code dconv_2x2_0} → GELU → {@code dconv_2x2_1}. */

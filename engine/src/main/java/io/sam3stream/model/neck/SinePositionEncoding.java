@@ -7,7 +7,7 @@ import io.sam3stream.model.nn.Scopes;
 
 /**
  * Upstream {@code PositionEmbeddingSine(num_pos_feats=d, normalize=True)} ({@code sam3/model/position_encoding.py};
- * spec §1.3): the fixed 2-D sine encoding of a feature map's pixel grid.
+ * docs/MODEL.md §4.2): the fixed 2-D sine encoding of a feature map's pixel grid.
  *
  * <p>For an H×W map, row i sits at y_i = (i+1)/(H+1e−6)·2π and column j at x_j = (j+1)/(W+1e−6)·2π. Each axis gets
  * d/2 channels: channel k holds sin(p/t_k) for even k and cos(p/t_k) for odd k, with

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The simple-FPN neck after the ViT (upstream {@code Sam3DualViTDetNeck} without its SAM2 twin; spec §1.3): one
+ * The simple-FPN neck after the ViT (upstream {@code Sam3DualViTDetNeck} without its SAM2 twin; docs/MODEL.md §4): one
  * branch per scale turns the trunk output into a d-channel map, and each map gets its sine position encoding.
  *
  * <p>Stages emitted: {@code neck.fpn{j}} and {@code neck.pos{j}}, (B, d, H_j, W_j), for every computed level j

@@ -14,9 +14,9 @@ import java.util.Locale;
 
 /**
  * Turns raw detections into {@link PromptDetections} with upstream {@code Sam3Processor._forward_grounding}
- * semantics (spec §3.2): score = sigmoid(class logit) · sigmoid(presence logit); an instance is kept when its score
- * is strictly above the confidence threshold; no NMS, no sorting, query order; boxes go from normalised cxcywh to
- * xyxy times [W, H, W, H] of the original image, not clipped. Masks stay logits at the head's resolution.
+ * semantics (docs/MODEL.md §11): score = sigmoid(class logit) · sigmoid(presence logit); an instance is kept when
+ * its score is strictly above the confidence threshold; no NMS, no sorting, query order; boxes go from normalised
+ * cxcywh to xyxy times [W, H, W, H] of the original image, not clipped. Masks stay logits at the head's resolution.
  */
 public final class DetectionPostProcessor {
 

@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * One instance's mask logits at the segmentation head's native resolution (4G × 4G, 288 × 288 at full size),
  * row-major. A binary mask at the original resolution is {@code bilinear(logits → H × W, align_corners=false) > 0}
- * (spec §3.2 step 4). Immutable.
+ * (docs/MODEL.md §11.3). Immutable.
  */
 public final class MaskLogits {
 

@@ -8,7 +8,7 @@ import io.sam3stream.model.nn.Scopes;
 
 /**
  * The 2-D axial rotary position embedding of the ViT attention (upstream {@code compute_axial_cis} and
- * {@code apply_rotary_enc} in {@code sam3/model/vitdet.py}; spec §1.2).
+ * {@code apply_rotary_enc} in {@code sam3/model/vitdet.py}; docs/MODEL.md §3.4).
  *
  * <p>The channels of one head are read as {@code headDim/2} interleaved pairs (2j, 2j+1), each a complex number.
  * With {@code q = headDim/4} frequencies f_k = 10000^(−4k/headDim), pair k &lt; q is rotated by x·f_k and pair

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The SAM3 image trunk (upstream {@code vitdet.ViT} as built by {@code _create_vit_backbone}; spec §1.2): patch
+ * The SAM3 image trunk (upstream {@code vitdet.ViT} as built by {@code _create_vit_backbone}; docs/MODEL.md §3): patch
  * embedding, tiled absolute position embedding, {@code ln_pre}, then windowed and global RoPE blocks. There is no
  * cls token at run time and no final norm.
  *
