@@ -14,8 +14,6 @@ final class FeatureCache<K, V extends AutoCloseable> implements AutoCloseable {
 
     private final int capacity;
     private final LinkedHashMap<K, V> entries;
-    private long hits;
-    private long misses;
 
     /** @param capacity entries kept; 0 disables caching (every lookup computes, nothing is kept) */
     FeatureCache(int capacity) {
@@ -28,13 +26,7 @@ final class FeatureCache<K, V extends AutoCloseable> implements AutoCloseable {
 
     /** The cached value for {@code key}, or null; a hit makes the entry the most recently used. */
     V get(K key) {
-        V v = entries.get(key);
-        if (v != null) {
-            hits++;
-        } else {
-            misses++;
-        }
-        return v;
+        return entries.get(key);
     }
 
     /**
@@ -59,14 +51,6 @@ final class FeatureCache<K, V extends AutoCloseable> implements AutoCloseable {
 
     int size() {
         return entries.size();
-    }
-
-    long hits() {
-        return hits;
-    }
-
-    long misses() {
-        return misses;
     }
 
     private static void closeQuietly(AutoCloseable c) {

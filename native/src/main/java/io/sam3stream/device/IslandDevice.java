@@ -37,10 +37,6 @@ public final class IslandDevice implements AutoCloseable {
         return new IslandDevice(handle, backbone, encoder);
     }
 
-    public BackboneConfig backboneConfig() {
-        return backbone;
-    }
-
     public FusionEncoderConfig encoderConfig() {
         return encoder;
     }

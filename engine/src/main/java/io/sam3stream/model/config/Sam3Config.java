@@ -62,9 +62,4 @@ public record Sam3Config(int resolution, VitConfig vit, int dModel, TextConfig t
     public int grid() {
         return vit.grid();
     }
-
-    /** Side of the mask logits (4 × grid; 288 at full size). */
-    public int maskSize() {
-        return 4 * grid();
-    }
 }
