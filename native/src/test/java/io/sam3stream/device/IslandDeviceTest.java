@@ -1,6 +1,7 @@
 package io.sam3stream.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.FloatBuffer;
@@ -74,9 +75,18 @@ class IslandDeviceTest {
 
     @Test
     void acceptsThePositionEmbeddingWithoutItsClsRowAsHuggingFaceStoresIt() {
+        String name = "backbone.vision_backbone.trunk.pos_embed";
+        // 2x2 patches without the cls row (Hugging Face's layout), and upstream's with it
+        for (int rows : new int[] {4, 5}) {
+            try (IslandDevice device = TinyIslands.open()) {
+                device.uploadWeight(name, DeviceTensor.allocate(ElementType.F32, 1, rows, 8));
+            }
+        }
+        // a row short of either form is refused, so the two accepted forms are a rule, not leniency
         try (IslandDevice device = TinyIslands.open()) {
-            device.uploadWeight("backbone.vision_backbone.trunk.pos_embed",
-                    DeviceTensor.allocate(ElementType.F32, 1, 4, 8));
+            DeviceException refused = assertThrows(DeviceException.class,
+                    () -> device.uploadWeight(name, DeviceTensor.allocate(ElementType.F32, 1, 3, 8)));
+            assertTrue(refused.getMessage().contains("pos_embed"), refused.getMessage());
         }
     }
 
