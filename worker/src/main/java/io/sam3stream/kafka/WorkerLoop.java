@@ -101,7 +101,7 @@ public final class WorkerLoop implements Runnable {
      * Consumes until {@link #stop} is called, then finishes and publishes the records in flight, leaves the group
      * (so its partitions move to the other workers at once) and closes both clients.
      *
-     * @throws WorkerFencedException when the producer can no longer commit; the clients are closed all the same
+     * @throws CannotCommitException when the producer can no longer commit; the clients are closed all the same
      */
     @Override
     public void run() {
@@ -187,7 +187,7 @@ public final class WorkerLoop implements Runnable {
                 | UnsupportedVersionException | AuthorizationException fatal) {
             // another instance with our transactional id took over, or the cluster refuses us: nothing we commit
             // from here on would count, so stop and let the supervisor restart the worker
-            throw new WorkerFencedException("transactional producer can no longer commit: " + fatal, fatal);
+            throw new CannotCommitException("transactional producer can no longer commit: " + fatal, fatal);
         } catch (KafkaException abortable) {
             // typically a rebalance moved a partition away (the group generation in the offsets is stale)
             LOG.warn("transaction failed, aborting it and reading {} records again: {}", batch.size(),
@@ -208,7 +208,7 @@ public final class WorkerLoop implements Runnable {
             } catch (org.apache.kafka.common.errors.TimeoutException e) {
                 // the commit may or may not have reached the coordinator; only repeating it is allowed
                 if (attempt == COMMIT_ATTEMPTS) {
-                    throw new WorkerFencedException("commit timed out " + attempt + " times", e);
+                    throw new CannotCommitException("commit timed out " + attempt + " times", e);
                 }
                 LOG.warn("commit timed out, repeating it: {}", e.toString());
             }
@@ -219,7 +219,7 @@ public final class WorkerLoop implements Runnable {
         try {
             producer.abortTransaction();
         } catch (KafkaException e) {
-            throw new WorkerFencedException("transaction can be neither committed nor aborted: " + e, e);
+            throw new CannotCommitException("transaction can be neither committed nor aborted: " + e, e);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,12 +14,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -32,15 +36,39 @@ class WorkerLoopTest {
     private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    /** The loop's rebalance listener, as the consumer was given it (to call it as a lost session would). */
+    private volatile ConsumerRebalanceListener rebalanceListener;
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
+        @Override
+        public synchronized void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
+            rebalanceListener = listener;
+            super.subscribe(topics, listener);
+        }
+    };
     /** The consumer's assignment at each commit: the partitions whose offsets the commit could still claim. */
     private final List<Set<TopicPartition>> assignmentAtCommit = new CopyOnWriteArrayList<>();
+    /** Commits still to fail with a time-out, then with an abortable error, before commits succeed again. */
+    private final AtomicInteger commitTimeouts = new AtomicInteger();
+    private final AtomicInteger abortableCommitFailures = new AtomicInteger();
+    private final AtomicInteger aborts = new AtomicInteger();
     private final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()) {
                 @Override
                 public void commitTransaction() {
+                    if (commitTimeouts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new org.apache.kafka.common.errors.TimeoutException("the coordinator did not answer");
+                    }
+                    if (abortableCommitFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new KafkaException("the group moved on: stale generation");
+                    }
                     assignmentAtCommit.add(Set.copyOf(consumer.assignment()));
                     super.commitTransaction();
+                }
+
+                @Override
+                public void abortTransaction() {
+                    aborts.incrementAndGet();
+                    super.abortTransaction();
                 }
             };
     private final HandDrivenPipeline pipeline = new HandDrivenPipeline(3);
@@ -135,10 +163,78 @@ class WorkerLoopTest {
         pipeline.complete(0);
 
         Throwable failure = running.handle((v, e) -> e).orTimeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).join();
-        assertInstanceOf(WorkerFencedException.class, failure.getCause());
+        assertInstanceOf(CannotCommitException.class, failure.getCause());
         assertEquals(List.of(), producer.history());
         assertTrue(consumer.closed());
         loop = null;
+    }
+
+    @Test
+    void anAbortedTransactionRewindsAndTheRecordIsPublishedOnceWhenItIsReadAgain() {
+        abortableCommitFailures.set(1);
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+        pipeline.complete(0);
+        await(() -> aborts.get() == 1);
+        assertEquals(List.of(), producer.history(), "the aborted transaction published nothing");
+
+        // the broker hands the record out again only if the loop sought back to its offset
+        deliver(P0, 0);
+        await(() -> producer.history().size() == 1);
+        assertEquals(2, pipeline.submissions(0), "processed again after the rewind");
+        assertEquals(List.of("result-0"), values(producer.history()));
+        assertEquals(Map.of(P0, new OffsetAndMetadata(1)), lastCommittedOffsets());
+    }
+
+    @Test
+    void aCommitThatTimesOutIsRepeatedAndCountsOnce() {
+        commitTimeouts.set(2);
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+        pipeline.complete(0);
+
+        await(() -> producer.history().size() == 1);
+        assertEquals(0, aborts.get(), "a timed-out commit may only be repeated, never aborted");
+        assertEquals(Map.of(P0, new OffsetAndMetadata(1)), lastCommittedOffsets());
+    }
+
+    @Test
+    void commitsThatKeepTimingOutEndTheLoopWithoutPublishing() {
+        commitTimeouts.set(Integer.MAX_VALUE);
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+        pipeline.complete(0);
+
+        Throwable failure = running.handle((v, e) -> e).orTimeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).join();
+        assertInstanceOf(CannotCommitException.class, failure.getCause());
+        assertTrue(failure.getCause().getMessage().contains("timed out"), failure.getCause().getMessage());
+        assertEquals(List.of(), producer.history());
+        assertEquals(0, aborts.get());
+        assertTrue(consumer.closed());
+        loop = null;
+    }
+
+    @Test
+    void aLostPartitionsRecordsAreDroppedNotPublished() {
+        start(Duration.ofSeconds(5));
+        deliver(P0, 0);
+        await(() -> pipeline.submitted(0));
+
+        // the group gave the partition away while this worker was cut off (its session expired): the consumer
+        // reports it lost on the polling thread, and another worker answers its records
+        AtomicInteger lostCalls = new AtomicInteger();
+        consumer.schedulePollTask(() -> {
+            rebalanceListener.onPartitionsLost(List.of(P0));
+            lostCalls.incrementAndGet();
+        });
+        await(() -> lostCalls.get() == 1);
+        pipeline.complete(0);
+        pause(Duration.ofMillis(300));
+        assertEquals(List.of(), producer.history(), "an outcome of a lost partition is never published");
+        assertTrue(!producer.transactionCommitted() && assignmentAtCommit.isEmpty(), "nothing was committed");
     }
 
     private void start(Duration drainTimeout) {
@@ -196,10 +292,17 @@ class WorkerLoopTest {
             this.capacity = capacity;
         }
 
+        private final Map<Long, Integer> submissions = new ConcurrentHashMap<>();
+
         @Override
         public CompletableFuture<Outcome> submit(ConsumerRecord<byte[], byte[]> record) {
             records.put(record.offset(), record);
+            submissions.merge(record.offset(), 1, Integer::sum);
             return byOffset.computeIfAbsent(record.offset(), o -> new CompletableFuture<>());
+        }
+
+        int submissions(long offset) {
+            return submissions.getOrDefault(offset, 0);
         }
 
         boolean submitted(long offset) {
