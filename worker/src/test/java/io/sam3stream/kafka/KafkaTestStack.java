@@ -1,14 +1,10 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
-import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.sam3stream.schemas.testing.TestCluster;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -24,61 +20,29 @@ public final class KafkaTestStack implements BeforeAllCallback {
     public static final int MAX_MESSAGE_BYTES = 2 << 20;
 
     private static final AtomicInteger NAMES = new AtomicInteger();
-    private static volatile Resources resources;
-
-    private record Resources(KafkaClusterTestKit cluster, EmbeddedSchemaRegistry registry) implements AutoCloseable {
-        @Override
-        public void close() {
-            registry.close();
-            try {
-                cluster.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing the test cluster failed", e);
-            }
-        }
-    }
+    private static volatile TestCluster cluster;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         synchronized (KafkaTestStack.class) {
-            if (resources == null) {
-                resources = start();
+            if (cluster == null) {
+                cluster = TestCluster.start(MAX_MESSAGE_BYTES);
                 // the root store closes its AutoCloseable values once, after every test class ran
-                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(KafkaTestStack.class, resources);
+                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(KafkaTestStack.class, cluster);
             }
         }
     }
 
-    private static Resources start() throws Exception {
-        KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-                .setConfigProp("offsets.topic.replication.factor", "1") // default 3: groups never form on one node
-                .setConfigProp("offsets.topic.num.partitions", "4")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("transaction.state.log.num.partitions", "4")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .setConfigProp("auto.create.topics.enable", "false")
-                .setConfigProp("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
-        EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        return new Resources(cluster, registry);
-    }
-
     public static String bootstrapServers() {
-        return resources.cluster().bootstrapServers();
+        return cluster.bootstrapServers();
     }
 
     public static String registryUrl() {
-        return resources.registry().url().toString();
+        return cluster.registryUrl();
     }
 
     public static SchemaRegistryClient registryClient() {
-        return SchemaRegistryClient.builder(resources.registry().url()).build();
+        return cluster.registryClient();
     }
 
     /**
