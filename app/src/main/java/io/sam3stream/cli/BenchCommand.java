@@ -16,7 +16,6 @@ import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.PrecisionChoice;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -25,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.DoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -73,21 +73,18 @@ public final class BenchCommand implements Callable<Integer> {
     private Path checkpoint;
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        Consumer<String> log = progress(out);
-        ResultTable table = new ResultTable();
-        start(out, threads);
-        forwardRows(table, ForwardBenchmark.run(new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false),
-                log));
-        imagingRows(table, ImagingBenchmark.run(10, 15, log));
-        int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
-        pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
-        OverheadBenchmark.Load load = Http.defaultLoad();
-        httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), smallModelThreads,
-                load, log));
-        finish(out, table);
-        return 0;
+    public Integer call() throws Exception {
+        return measure(spec, threads, (table, log) -> {
+            forwardRows(table, ForwardBenchmark.run(
+                    new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false), log));
+            imagingRows(table, ImagingBenchmark.run(10, 15, log));
+            int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
+            pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
+            OverheadBenchmark.Load load = Http.defaultLoad();
+            httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint),
+                    smallModelThreads, load, log));
+            return 0;
+        });
     }
 
     /** {@code sam3 bench forward}. */
@@ -121,15 +118,12 @@ public final class BenchCommand implements Callable<Integer> {
         private boolean opByOp;
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            start(out, threads);
-            forwardRows(table, ForwardBenchmark.run(
-                    new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32, opByOp),
-                    progress(out)));
-            finish(out, table);
-            return 0;
+        public Integer call() throws Exception {
+            return measure(spec, threads, (table, log) -> {
+                forwardRows(table, ForwardBenchmark.run(
+                        new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32, opByOp), log));
+                return 0;
+            });
         }
     }
 
@@ -141,13 +135,11 @@ public final class BenchCommand implements Callable<Integer> {
         private CommandSpec spec;
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            out.println("machine: " + MachineInfo.describe());
-            imagingRows(table, ImagingBenchmark.run(10, 15, progress(out)));
-            finish(out, table);
-            return 0;
+        public Integer call() throws Exception {
+            return measure(spec, 0, (table, log) -> {
+                imagingRows(table, ImagingBenchmark.run(10, 15, log));
+                return 0;
+            });
         }
     }
 
@@ -171,13 +163,11 @@ public final class BenchCommand implements Callable<Integer> {
         private int requests;
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            start(out, threads);
-            pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, requests, progress(out)));
-            finish(out, table);
-            return 0;
+        public Integer call() throws Exception {
+            return measure(spec, threads, (table, log) -> {
+                pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, requests, log));
+                return 0;
+            });
         }
     }
 
@@ -196,23 +186,17 @@ public final class BenchCommand implements Callable<Integer> {
         private int runs;
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            start(out, threads);
-            List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, progress(out));
-            BlockBenchmark.Step control = steps.get(0);
-            for (BlockBenchmark.Step step : steps.subList(1, steps.size())) {
-                String what = "ViT blocks (28 windowed + 4 global), " + step.options().describe();
-                table.add(new ResultTable.Row(what, seconds(step.trunkSeconds()),
-                        "control " + seconds(control.trunkSeconds()), step.trunkSeconds() / control.trunkSeconds(),
-                        Double.NaN));
-                table.add(new ResultTable.Row(what + ", CPU time", seconds(step.trunkCpuSeconds()),
-                        "control " + seconds(control.trunkCpuSeconds()),
-                        step.trunkCpuSeconds() / control.trunkCpuSeconds(), Double.NaN));
-            }
-            finish(out, table);
-            return 0;
+        public Integer call() throws Exception {
+            return measure(spec, threads, (table, log) -> {
+                List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, log);
+                BlockBenchmark.Step control = steps.get(0);
+                for (BlockBenchmark.Step step : steps.subList(1, steps.size())) {
+                    String what = "ViT blocks (28 windowed + 4 global), " + step.options().describe();
+                    sideBySide(table, what, "control", step.trunkSeconds(), control.trunkSeconds(),
+                            step.trunkCpuSeconds(), control.trunkCpuSeconds(), BenchCommand::seconds);
+                }
+                return 0;
+            });
         }
     }
 
@@ -231,19 +215,16 @@ public final class BenchCommand implements Callable<Integer> {
         private int runs;
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            start(out, threads);
-            out.println("SAM3_PRECISION=auto picks " + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
-            for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, progress(out))) {
-                table.add(new ResultTable.Row(c.operator() + ", bf16", millis(c.bf16Ms()),
-                        "fp32 " + millis(c.fp32Ms()), c.bf16Ms() / c.fp32Ms(), Double.NaN));
-                table.add(new ResultTable.Row(c.operator() + ", bf16, CPU time", millis(c.bf16CpuMs()),
-                        "fp32 " + millis(c.fp32CpuMs()), c.bf16CpuMs() / c.fp32CpuMs(), Double.NaN));
-            }
-            finish(out, table);
-            return 0;
+        public Integer call() throws Exception {
+            return measure(spec, threads, (table, log) -> {
+                log.accept("SAM3_PRECISION=auto picks "
+                        + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
+                for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, log)) {
+                    sideBySide(table, c.operator() + ", bf16", "fp32", c.bf16Ms(), c.fp32Ms(), c.bf16CpuMs(),
+                            c.fp32CpuMs(), BenchCommand::millis);
+                }
+                return 0;
+            });
         }
     }
 
@@ -295,32 +276,52 @@ public final class BenchCommand implements Callable<Integer> {
         }
 
         @Override
-        public Integer call() throws IOException, InterruptedException {
-            PrintWriter out = spec.commandLine().getOut();
-            ResultTable table = new ResultTable();
-            start(out, threads);
-            OverheadBenchmark.Load load =
-                    new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
-            OverheadBenchmark.Measurement result = url == null
-                    ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, progress(out))
-                    : OverheadBenchmark.against(url, load, progress(out));
-            httpRows(table, load, result);
-            finish(out, table);
-            return result.load().failed() == 0 ? 0 : 1;
+        public Integer call() throws Exception {
+            return measure(spec, threads, (table, log) -> {
+                OverheadBenchmark.Load load =
+                        new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
+                OverheadBenchmark.Measurement result = url == null
+                        ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, log)
+                        : OverheadBenchmark.against(url, load, log);
+                httpRows(table, load, result);
+                return result.load().failed() == 0 ? 0 : 1;
+            });
         }
     }
 
-    private static void start(PrintWriter out, int threads) {
-        EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
-                Integer.toString(threads)));
-        out.println("machine: " + MachineInfo.describe());
-        out.flush();
+    /** What a benchmark command measures: rows into the table, progress lines to the log; its exit status. */
+    @FunctionalInterface
+    private interface Measurement {
+        int fill(ResultTable table, Consumer<String> log) throws Exception;
     }
 
-    private static void finish(PrintWriter out, ResultTable table) {
+    /**
+     * Every benchmark command's frame: libtorch's threads set (when {@code threads} is positive), the machine line,
+     * progress lines while it measures, then the load average and the table.
+     */
+    private static int measure(CommandSpec spec, int threads, Measurement measurement) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (threads > 0) {
+            EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
+                    Integer.toString(threads)));
+        }
+        out.println("machine: " + MachineInfo.describe());
+        out.flush();
+        ResultTable table = new ResultTable();
+        int status = measurement.fill(table, progress(out));
         out.println();
         out.println("load average at the end: " + MachineInfo.loadAverage());
         table.print(out);
+        return status;
+    }
+
+    /** A wall-time row and a CPU-time row of one measurement beside another of the same run. */
+    private static void sideBySide(ResultTable table, String what, String besideName, double wall, double besideWall,
+            double cpu, double besideCpu, DoubleFunction<String> unit) {
+        table.add(new ResultTable.Row(what, unit.apply(wall), besideName + " " + unit.apply(besideWall),
+                wall / besideWall, Double.NaN));
+        table.add(new ResultTable.Row(what + ", CPU time", unit.apply(cpu), besideName + " " + unit.apply(besideCpu),
+                cpu / besideCpu, Double.NaN));
     }
 
     private static Consumer<String> progress(PrintWriter out) {
