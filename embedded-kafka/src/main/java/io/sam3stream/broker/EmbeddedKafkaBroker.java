@@ -22,6 +22,7 @@ import org.apache.kafka.common.utils.Time;
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
+    private final String host;
     private final Path dataDir;
     private final int brokerPort;
     private final int controllerPort;
@@ -29,12 +30,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private KafkaRaftServer server;
 
     /**
+     * A broker for clients on this host.
+     *
      * @param dataDir         log directory (created and formatted when it holds no cluster yet)
      * @param brokerPort      client port on 127.0.0.1
      * @param controllerPort  KRaft controller port on 127.0.0.1 (must stay the same across restarts)
      * @param maxMessageBytes broker-wide {@code message.max.bytes}
      */
     public EmbeddedKafkaBroker(Path dataDir, int brokerPort, int controllerPort, long maxMessageBytes) {
+        this("127.0.0.1", dataDir, brokerPort, controllerPort, maxMessageBytes);
+    }
+
+    /**
+     * A broker whose client listener binds to, and is advertised as, {@code host}: an address that clients in other
+     * network namespaces reach (the controller stays on 127.0.0.1).
+     */
+    public EmbeddedKafkaBroker(String host, Path dataDir, int brokerPort, int controllerPort, long maxMessageBytes) {
+        this.host = host;
         this.dataDir = dataDir.toAbsolutePath();
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
@@ -62,7 +74,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** {@code host:port} for clients. */
     public String bootstrapServers() {
-        return "127.0.0.1:" + brokerPort;
+        return host + ":" + brokerPort;
     }
 
     public Path dataDir() {
@@ -74,8 +86,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", "1");
         p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.setProperty("listeners", "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://127.0.0.1:"
+                + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");

@@ -28,7 +28,17 @@ public final class ChildWorker implements AutoCloseable {
 
     /** Starts a worker with {@code env}; its output is appended to {@code log}. */
     public static ChildWorker start(Map<String, String> env, Path readyFile, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
+        return start(List.of(), env, readyFile, log);
+    }
+
+    /**
+     * Starts a worker under a launcher, e.g. {@code ip netns exec <namespace>} to run it in its own network
+     * namespace; its output is appended to {@code log}.
+     */
+    public static ChildWorker start(List<String> launcher, Map<String, String> env, Path readyFile, Path log)
+            throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g", "-XX:+UseSerialGC", "-Dai.djl.offline=true",
                 "-cp", System.getProperty("java.class.path"),
@@ -44,6 +54,11 @@ public final class ChildWorker implements AutoCloseable {
     }
 
     /** Waits until the worker reports READY through its ready file; false when it did not within {@code timeout}. */
+    /** Whether the worker's process is still running. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(readyFile)) {

@@ -1,6 +1,7 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.avro.SegmentationRequest;
+import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.serde.AvroSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,15 +38,22 @@ public final class TestClients {
     /** Produces requests in the Confluent wire format (registering the schema) and raw bytes. */
     public static final class Requests implements AutoCloseable {
         private final KafkaProducer<byte[], byte[]> producer;
-        private final AvroSerializer<SegmentationRequest> serializer =
-                new AvroSerializer<>(KafkaTestStack.registryClient(), true);
+        private final AvroSerializer<SegmentationRequest> serializer;
         private final String topic;
 
+        /** A producer to this run's test stack. */
         public Requests(String topic) {
+            this(KafkaTestStack.bootstrapServers(), KafkaTestStack.registryClient(), KafkaTestStack.MAX_MESSAGE_BYTES,
+                    topic);
+        }
+
+        /** A producer to another broker and registry. */
+        public Requests(String bootstrapServers, SchemaRegistryClient registry, int maxMessageBytes, String topic) {
             this.topic = topic;
+            this.serializer = new AvroSerializer<>(registry, true);
             Properties p = new Properties();
-            p.put("bootstrap.servers", KafkaTestStack.bootstrapServers());
-            p.put("max.request.size", Integer.toString(KafkaTestStack.MAX_MESSAGE_BYTES));
+            p.put("bootstrap.servers", bootstrapServers);
+            p.put("max.request.size", Integer.toString(maxMessageBytes));
             p.put("linger.ms", "0");
             producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         }
