@@ -39,7 +39,7 @@ public enum Knob {
     SAM3_RESULTS_TOPIC("sam3.results", "result topic (requests without reply headers)"),
     SAM3_DLQ_TOPIC("sam3.requests.dlq", "dead-letter topic for records that cannot be decoded"),
     SAM3_WORKERS_TOPIC("sam3.workers", "compacted topic of worker heartbeats"),
-    SAM3_TOPIC_PARTITIONS("4", 1, 10_000, "partitions of topics created when missing"),
+    SAM3_TOPIC_PARTITIONS("4", 1, 1024, "partitions of topics created when missing"),
     SAM3_MAX_MESSAGE_BYTES("16777216", 1 << 16, 1 << 28,
             "largest Kafka message (topic, producer and consumer sizes are set from it)"),
     SAM3_PORT("20000", 0, 65535, "HTTP port of the facade"),
