@@ -3,18 +3,27 @@
 # headers from the source tree and its CPM cache and links the libraries in build/lib, because the installed
 # TT-NN package does not ship every op header. Pinned to tt-metal d5f9bc4a43b1287523458f1af6a470c6b2adc180.
 set(SAM3N_TT_METAL_HOME "$ENV{TT_METAL_HOME}" CACHE PATH "Built tt-metal source tree (defaults to TT_METAL_HOME)")
-set(SAM3N_TTNN_LIBRARY "${SAM3N_TT_METAL_HOME}/build/lib/_ttnncpp.so")
 
-if(NOT SAM3N_TT_METAL_HOME OR NOT EXISTS "${SAM3N_TTNN_LIBRARY}")
-  if(SAM3N_WITH_TTNN STREQUAL "ON")
-    message(FATAL_ERROR "SAM3N_WITH_TTNN=ON but ${SAM3N_TTNN_LIBRARY} does not exist: set TT_METAL_HOME to a "
-                        "tt-metal tree built with build_metal.sh")
+# build_metal.sh puts the libraries in build/lib, or build/lib64 where the platform's GNUInstallDirs say so.
+set(SAM3N_TTNN_LIBRARY "")
+foreach(libdir lib lib64)
+  if(SAM3N_TT_METAL_HOME AND EXISTS "${SAM3N_TT_METAL_HOME}/build/${libdir}/_ttnncpp.so")
+    set(SAM3N_TT_METAL_LIBDIR "${SAM3N_TT_METAL_HOME}/build/${libdir}")
+    set(SAM3N_TTNN_LIBRARY "${SAM3N_TT_METAL_LIBDIR}/_ttnncpp.so")
+    break()
   endif()
-  message(STATUS "ttnn implementation skipped: TT_METAL_HOME does not name a built tt-metal tree")
+endforeach()
+
+if(NOT SAM3N_TTNN_LIBRARY)
+  if(SAM3N_WITH_TTNN STREQUAL "ON")
+    message(FATAL_ERROR "SAM3N_WITH_TTNN=ON but neither build/lib nor build/lib64 of '${SAM3N_TT_METAL_HOME}' "
+                        "holds _ttnncpp.so: set TT_METAL_HOME to a tt-metal tree built with build_metal.sh")
+  endif()
+  # AUTO: a machine without the tree builds the host implementation only, and says so where it cannot be missed
+  message(WARNING "ttnn implementation skipped: TT_METAL_HOME ('${SAM3N_TT_METAL_HOME}') does not name a built "
+                  "tt-metal tree; only the host implementation is built (SAM3N_WITH_TTNN=ON makes this an error)")
   return()
 endif()
-
-set(SAM3N_TT_METAL_LIBDIR "${SAM3N_TT_METAL_HOME}/build/lib")
 if(DEFINED ENV{CPM_SOURCE_CACHE})
   set(SAM3N_CPM_CACHE "$ENV{CPM_SOURCE_CACHE}")
 else()
@@ -40,10 +49,17 @@ set(SAM3N_TTNN_INCLUDES
   ${SAM3N_TT_METAL_HOME}/tt_stl
   ${SAM3N_TT_METAL_HOME}/tt_stl/tt_stl
   ${SAM3N_TT_METAL_HOME}/build/include)
+# One folder per package: a cache holding two versions of one (a tt-metal rebuilt after a bump) would put both on
+# the include path and mix their headers, so that is refused with the folders named.
 foreach(pattern reflect/* nanomsg/*/include fmt/*/include enchantum/*/enchantum/include boost/*/libs/core/include
                 nlohmann_json/*/include spdlog/*/include tt-logger/*/include xtl/*/include xtensor/*/include
                 xtensor-blas/*/include)
   file(GLOB found LIST_DIRECTORIES true "${SAM3N_CPM_CACHE}/${pattern}")
+  list(LENGTH found versions)
+  if(versions GREATER 1)
+    message(FATAL_ERROR "the CPM cache ${SAM3N_CPM_CACHE} holds ${versions} versions of ${pattern}: ${found}; "
+                        "point CPM_SOURCE_CACHE at the cache of the tt-metal build in use, or remove the stale one")
+  endif()
   list(APPEND SAM3N_TTNN_INCLUDES ${found})
 endforeach()
 

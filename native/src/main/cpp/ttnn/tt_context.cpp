@@ -2,6 +2,9 @@
 
 #include <tt-metalium/host_buffer.hpp>
 
+#include "ttnn/distributed/types.hpp"
+#include "ttnn/operations/core/compute_kernel/compute_kernel_config.hpp"
+
 namespace sam3n::tenstorrent {
 
 namespace {

@@ -9,6 +9,8 @@
 #include <tt-metalium/mesh_device.hpp>
 
 #include "ttnn/device.hpp"
+#include "ttnn/distributed/types.hpp"
+#include "ttnn/operations/core/compute_kernel/compute_kernel_config.hpp"
 #include "ttnn/operations/core/core.hpp"
 #include "ttnn/tensor/tensor.hpp"
 #include "ttnn/tensor/types.hpp"

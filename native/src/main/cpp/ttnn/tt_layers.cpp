@@ -1,6 +1,7 @@
 #include "tt_layers.hpp"
 
 #include "ttnn/operations/eltwise/binary/binary.hpp"
+#include "ttnn/operations/eltwise/unary/unary.hpp"
 #include "ttnn/operations/experimental/minimal_matmul/minimal_matmul.hpp"
 #include "ttnn/operations/experimental/transformer/dit_minimal_matmul_addcmul_fused/dit_minimal_matmul_addcmul_fused.hpp"
 #include "ttnn/operations/matmul/matmul.hpp"
@@ -14,19 +15,18 @@ constexpr float kLayerNormEps = 1e-5f;
 
 uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
 
-std::optional<std::string> activation_name(TtActivation activation) {
-    switch (activation) {
-        case TtActivation::gelu: return "gelu";
-        case TtActivation::relu: return "relu";
-        case TtActivation::none: break;
-    }
-    return std::nullopt;
+// The epilogue activation of ttnn::linear, by name. GELU is not one: the name "gelu" selects ttnn's fast
+// approximation in the tt-metal versions this targets, and upstream uses the exact (erf) form, so GELU runs as its
+// own exact operator after the product (see TtLinear::operator()).
+std::optional<std::string> epilogue_name(TtActivation activation) {
+    return activation == TtActivation::relu ? std::optional<std::string>("relu") : std::nullopt;
 }
 
 std::optional<::ttnn::operations::unary::UnaryWithParam> unary(TtActivation activation) {
     using ::ttnn::operations::unary::UnaryOpType;
     switch (activation) {
-        case TtActivation::gelu: return ::ttnn::operations::unary::UnaryWithParam(UnaryOpType::GELU);
+        // param 0 = fast_and_approximate_mode off: the exact (erf) GELU, as upstream's nn.GELU()
+        case TtActivation::gelu: return ::ttnn::operations::unary::UnaryWithParam(UnaryOpType::GELU, 0.0f);
         case TtActivation::relu: return ::ttnn::operations::unary::UnaryWithParam(UnaryOpType::RELU);
         case TtActivation::none: break;
     }
@@ -74,9 +74,13 @@ Tensor TtLinear::operator()(const TtContext& ctx, const Tensor& x, TtActivation 
         return ::ttnn::experimental::minimal_matmul(x, weight_, bias_, unary(activation), /*config=*/std::nullopt,
                                                     ctx.dram(), ::ttnn::DataType::BFLOAT16, ctx.matmul_config());
     }
-    return ::ttnn::linear(x, weight_, bias_, /*transpose_a=*/false, /*transpose_b=*/false, ctx.dram(),
-                          ::ttnn::DataType::BFLOAT16, /*program_config=*/std::nullopt, activation_name(activation),
-                          ctx.matmul_config());
+    Tensor product = ::ttnn::linear(x, weight_, bias_, /*transpose_a=*/false, /*transpose_b=*/false, ctx.dram(),
+                                    ::ttnn::DataType::BFLOAT16, /*program_config=*/std::nullopt,
+                                    epilogue_name(activation), ctx.matmul_config());
+    if (activation == TtActivation::gelu) {
+        return ::ttnn::gelu(product, /*fast_and_approximate_mode=*/false, ctx.dram());
+    }
+    return product;
 }
 
 Tensor TtLinear::add_to(const TtContext& ctx, const Tensor& residual, const Tensor& x, bool fused) const {
