@@ -18,7 +18,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compiled graphs of the prompt side (geometry encoder, fusion encoder, decoder, scoring, segmentation head)
+ * The compiled graphs of the prompt side (geometry encoder, fusion encoder, decoder, scoring, segmentation head,
+ * detection post-processing)
  * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float rounding (the graphs call
  * the same libtorch operators; only group norm and the 2× upsampling are single native operators there, as
  * upstream calls them).
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class PromptGraphsEqualityTest {
 
     /** Stages the three modules emit (and the model outputs built from them), after the case name. */
-    private static final List<String> MODULE_PREFIXES = List.of("geo.", "prompt.", "encoder.", "decoder.", "seg.", "out.");
+    private static final List<String> MODULE_PREFIXES = List.of("geo.", "prompt.", "encoder.", "decoder.", "seg.", "out.",
+            "post");
 
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
@@ -64,6 +66,8 @@ class PromptGraphsEqualityTest {
         assertTrue(compared.stream().anyMatch(s -> s.contains("decoder.hs")), "decoder stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("seg.pred_masks")), "segmentation stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("out.pred_logits")), "scores compared");
+        assertTrue(compared.stream().anyMatch(s -> s.contains("post_t") && s.endsWith(".boxes_xyxy_px")),
+                "detections compared");
         assertEquals(graphs.keySet(), reference.keySet(), "both paths record the same stages");
     }
 

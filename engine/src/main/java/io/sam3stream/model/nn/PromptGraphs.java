@@ -65,6 +65,23 @@ public final class PromptGraphs {
     }
 
     /**
+     * Detection post-processing of one prompt: score = sigmoid(logit) · sigmoid(presence), kept when above the
+     * threshold, in query order; the kept queries' boxes as normalised xyxy and their mask logits.
+     *
+     * @param logits        (Q, 1) class logits
+     * @param presenceLogit (1) presence logit
+     * @param boxes         (Q, 4) cxcywh in [0, 1]
+     * @param masks         (Q, H, W) mask logits
+     * @return the presence (1), every query's score (Q), the keep mask (Q), the kept boxes (K, 4) and the kept
+     *         masks (K, H, W)
+     */
+    public static NDList detections(NDArray logits, NDArray presenceLogit, NDArray boxes, NDArray masks,
+            float threshold) {
+        return Module.INSTANCE.runTensors("detections", logits.getManager(), new ScriptCall().tensor(logits)
+                .tensor(presenceLogit).tensor(boxes).tensor(masks).number(threshold));
+    }
+
+    /**
      * {@code DotProductScoring}.
      *
      * @return logits (L, B, Q, 1)

@@ -28,6 +28,10 @@ final class ScriptCall implements AutoCloseable {
         return own(IValue.from(value));
     }
 
+    ScriptCall number(double value) {
+        return own(IValue.from(value));
+    }
+
     ScriptCall flag(boolean value) {
         return own(IValue.from(value));
     }

@@ -1,14 +1,18 @@
 package io.sam3stream.model.result;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import io.sam3stream.model.decoder.Boxes;
 import io.sam3stream.model.heads.GroundingOutput;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageSink;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -44,6 +48,9 @@ public final class DetectionPostProcessor {
      * in hundredths, {@code keep}, {@code scores} and {@code boxes_xyxy_px}.
      */
     public PromptDetections process(GroundingOutput out, int prompt, ImageSize image, StageSink sink) {
+        if (ComputeOptions.current().moduleGraphs()) {
+            return processGraph(out, prompt, image, sink);
+        }
         try (NDScope scope = new NDScope()) {
             scope.suppressNotUsedWarning();
             float presence = Activation.sigmoid(out.presenceLogit().get(prompt)).getFloat(0);
@@ -70,7 +77,41 @@ public final class DetectionPostProcessor {
         }
     }
 
-    /** Query {@code q}'s normalised xyxy box scaled by [W, H, W, H] in float arithmetic, as upstream. */
+    /**
+     * {@link #process} as one call of the compiled graph ({@link PromptGraphs#detections}), which hands back the
+     * kept queries' boxes and masks together instead of one mask per call.
+     */
+    private PromptDetections processGraph(GroundingOutput out, int prompt, ImageSize image, StageSink sink) {
+        try (NDScope scope = new NDScope()) {
+            scope.suppressNotUsedWarning();
+            NDArray masks = out.predMasks().get(prompt);
+            int maskHeight = Math.toIntExact(masks.getShape().get(1));
+            int maskWidth = Math.toIntExact(masks.getShape().get(2));
+            NDList r = PromptGraphs.detections(out.predLogits().get(prompt), out.presenceLogit().get(prompt),
+                    out.predBoxes().get(prompt), masks, threshold);
+            float presence = r.get(0).toFloatArray()[0];
+            NDArray scoreArray = r.get(1);
+            boolean[] keep = r.get(2).toBooleanArray();
+            float[] keptBoxes = r.get(3).toFloatArray();
+            float[] keptMasks = r.get(4).toFloatArray();
+            float[] scores = scoreArray.toFloatArray();
+            int pixels = maskHeight * maskWidth;
+            List<Instance> instances = new ArrayList<>();
+            for (int q = 0, k = 0; q < keep.length; q++) {
+                if (keep[q]) {
+                    instances.add(new Instance(q, scores[q], toPixels(keptBoxes, k, image), new MaskLogits(maskHeight,
+                            maskWidth, Arrays.copyOfRange(keptMasks, k * pixels, (k + 1) * pixels))));
+                    k++;
+                }
+            }
+            if (sink.active()) {
+                recordStages(sink, scoreArray, keep, instances);
+            }
+            return new PromptDetections(presence, instances);
+        }
+    }
+
+    /** Box {@code q} of normalised xyxy boxes scaled by [W, H, W, H] in float arithmetic, as upstream. */
     private static PixelBox toPixels(float[] xyxy, int q, ImageSize image) {
         float w = image.width();
         float h = image.height();
