@@ -18,8 +18,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compiled graphs of the prompt side (geometry encoder, fusion encoder, decoder, scoring, segmentation head,
- * detection post-processing)
+ * The compiled graphs of the prompt side (text encoder, geometry encoder, fusion encoder, decoder, scoring,
+ * segmentation head, detection post-processing)
  * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float rounding (the graphs call
  * the same libtorch operators; only group norm and the 2× upsampling are single native operators there, as
  * upstream calls them).
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 class PromptGraphsEqualityTest {
 
     /** Stages the three modules emit (and the model outputs built from them), after the case name. */
-    private static final List<String> MODULE_PREFIXES = List.of("geo.", "prompt.", "encoder.", "decoder.", "seg.", "out.",
-            "post");
+    private static final List<String> MODULE_PREFIXES = List.of("text.", "geo.", "prompt.", "encoder.",
+            "decoder.", "seg.", "out.", "post");
 
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
@@ -61,6 +61,7 @@ class PromptGraphsEqualityTest {
             compared.add(stage);
         }
         assertFalse(compared.isEmpty(), "no module stage was compared");
+        assertTrue(compared.stream().anyMatch(s -> s.contains("text.language_features")), "text stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("geo.feats")), "geometry stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("encoder.memory")), "fusion stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("decoder.hs")), "decoder stages compared");

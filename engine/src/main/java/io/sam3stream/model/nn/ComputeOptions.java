@@ -20,8 +20,8 @@ import java.util.List;
  * @param oneDnnLinear       linear layers through oneDNN, with the GELU that follows some of them fused into the
  *                           product's epilogue, instead of libtorch's default BLAS (MKL) and a separate GELU pass;
  *                           on AVX2 machines oneDNN's kernels are the faster of the two
- * @param moduleGraphs       the prompt side's modules (geometry encoder layers, fusion encoder, decoder, scoring,
- *                           segmentation head) each run
+ * @param moduleGraphs       the prompt side's modules (text encoder, geometry encoder layers, fusion encoder,
+ *                           decoder, scoring, segmentation head, detection post-processing) each run
  *                           as one compiled TorchScript graph ({@link PromptGraphs}) instead of operator by
  *                           operator from Java
  * @param singleThreadSmallModules the modules made of many small operators (text encoder, geometry encoder,

@@ -65,6 +65,17 @@ public final class PromptGraphs {
     }
 
     /**
+     * The text encoder: the causal text transformer and the {@code resizer}.
+     *
+     * @param ids (B, L) int64 token ids
+     * @return the per-token states after {@code ln_final} (B, L, width) and the resized features (B, L, d)
+     */
+    public static NDList textEncoder(NDArray ids, GraphWeights weights, int layers, int heads) {
+        return Module.INSTANCE.runTensors("text_encoder", ids.getManager(), new ScriptCall().tensor(ids)
+                .weights(weights).integer(layers).integer(heads));
+    }
+
+    /**
      * Detection post-processing of one prompt: score = sigmoid(logit) · sigmoid(presence), kept when above the
      * threshold, in query order; the kept queries' boxes as normalised xyxy and their mask logits.
      *

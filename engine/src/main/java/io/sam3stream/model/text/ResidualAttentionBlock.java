@@ -1,6 +1,7 @@
 package io.sam3stream.model.text;
 
 import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.MultiheadAttention;
@@ -35,6 +36,19 @@ final class ResidualAttentionBlock {
                 LayerNorm.load(block, "ln_2"),
                 Linear.load(block, "mlp.c_fc"),
                 Linear.load(block, "mlp.c_proj"));
+    }
+
+    /** Adds this block's parameters under {@code name} to a graph's. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        ln1.addTo(graph, name + ".ln_1");
+        attn.addTo(graph, name + ".attn");
+        ln2.addTo(graph, name + ".ln_2");
+        fc.addTo(graph, name + ".mlp.c_fc");
+        proj.addTo(graph, name + ".mlp.c_proj");
+    }
+
+    int heads() {
+        return attn.heads();
     }
 
     /**

@@ -6,6 +6,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.core.Embedding;
 import io.sam3stream.model.config.TextConfig;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Params;
 import java.util.ArrayList;
@@ -102,13 +103,32 @@ public final class TextTransformer {
     }
 
     /** Checks that {@code ids} is a (B, contextLength) int64 tensor with B ≥ 1. */
-    private void requireIds(NDArray ids) {
+    void requireIds(NDArray ids) {
         Shape shape = ids.getShape();
         if (shape.dimension() != 2 || shape.get(0) < 1 || shape.get(1) != contextLength
                 || ids.getDataType() != DataType.INT64) {
             throw new IllegalArgumentException("token ids must be (B, " + contextLength + ") int64, got " + shape
                     + " " + ids.getDataType());
         }
+    }
+
+    /** Adds the transformer's parameters (and its causal mask) under {@code name} to a graph's. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        graph.put(name + ".token_embedding.weight", tokenEmbedding);
+        graph.put(name + ".positional_embedding", positionalEmbedding);
+        graph.put(name + ".causal_bias", causality);
+        for (int i = 0; i < blocks.size(); i++) {
+            blocks.get(i).addTo(graph, name + ".transformer.resblocks." + i);
+        }
+        lnFinal.addTo(graph, name + ".ln_final");
+    }
+
+    int layers() {
+        return blocks.size();
+    }
+
+    int heads() {
+        return blocks.get(0).heads();
     }
 
     /** Tokens per prompt the positional embedding covers (32 in SAM3). */

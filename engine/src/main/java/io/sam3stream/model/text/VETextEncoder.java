@@ -1,9 +1,13 @@
 package io.sam3stream.model.text;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import io.sam3stream.model.config.TextConfig;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
 
@@ -20,17 +24,27 @@ public final class VETextEncoder {
 
     private final TextTransformer encoder;
     private final Linear resizer;
+    /** The same parameters for {@link PromptGraphs#textEncoder}; null when the layers are not float32. */
+    private final GraphWeights graph;
 
-    private VETextEncoder(TextTransformer encoder, Linear resizer) {
+    private VETextEncoder(TextTransformer encoder, Linear resizer, Params backbone) {
         this.encoder = encoder;
         this.resizer = resizer;
+        if (backbone.precision().isFp32()) {
+            GraphWeights.Builder graph = GraphWeights.builder();
+            encoder.addTo(graph, "encoder");
+            resizer.addTo(graph, "resizer");
+            this.graph = graph.build(backbone.manager());
+        } else {
+            this.graph = null;
+        }
     }
 
     /** Loads {@code backbone.language_backbone.{encoder,resizer}} from the model root. */
     public static VETextEncoder load(Params root, TextConfig config) {
         Params backbone = root.sub("backbone.language_backbone");
         return new VETextEncoder(TextTransformer.load(backbone.sub("encoder"), config),
-                Linear.load(backbone, "resizer"));
+                Linear.load(backbone, "resizer"), backbone);
     }
 
     /**
@@ -42,11 +56,23 @@ public final class VETextEncoder {
      * @throws IllegalArgumentException if {@code ids} is not a (B, contextLength) int64 tensor
      */
     public TextEncoding encode(NDArray ids, StageSink sink) {
-        NDArray tokens = encoder.forward(ids);
+        NDArray tokens;
+        NDArray features;
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            encoder.requireIds(ids);
+            NDList out = PromptGraphs.textEncoder(ids, graph, encoder.layers(), encoder.heads());
+            tokens = out.get(0);
+            features = out.get(1);
+        } else {
+            tokens = encoder.forward(ids);
+            features = null;
+        }
         NDArray mask = ids.eq(0);
         sink.record("text.transformer_tokens", tokens);
         sink.record("text.language_mask", mask);
-        NDArray features = resizer.forward(tokens);
+        if (features == null) {
+            features = resizer.forward(tokens);
+        }
         tokens.close();
         StageLayouts.recordSequenceFirst(sink, "text.language_features", features);
         if (sink.active()) {
