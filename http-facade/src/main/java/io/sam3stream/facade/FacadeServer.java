@@ -177,7 +177,7 @@ public final class FacadeServer implements AutoCloseable {
         Set<String> open = new HashSet<>(OPEN_PATHS);
         open.addAll(page.openPaths());
         BearerAuth auth = new BearerAuth(config.apiKeys(), open);
-        OpenApiRoute openApi = new OpenApiRoute();
+        OpenApiRoute openApi = new OpenApiRoute(mapper, config.maxPrompts());
         return Javalin.create(cfg -> {
             cfg.jsonMapper(new JavalinJackson(mapper, false));
             cfg.startup.showJavalinBanner = false;

@@ -121,4 +121,20 @@ class WorkerStatusRoutesTest {
             assertEquals(Arrays.stream(MaskFormat.values()).map(Enum::name).toList(), formats);
         }
     }
+
+    @Test
+    void openApiStatesTheLimitsThisServerEnforces() throws Exception {
+        try (FacadeHarness facade = FacadeHarness.start(Map.of(
+                "SAM3_WORKERS_TOPIC", TestStack.uniqueTopic("workers"),
+                "SAM3_REPLY_TOPIC", TestStack.uniqueTopic("replies"),
+                "SAM3_MAX_PROMPTS", "7"))) {
+            JsonNode request = json(facade.get("/openapi.json")).at("/components/schemas/PredictRequest/properties");
+            assertEquals(1, request.at("/prompts/minItems").asInt());
+            assertEquals(7, request.at("/prompts/maxItems").asInt(), "SAM3_MAX_PROMPTS of this server");
+            assertEquals(1, request.at("/image/minLength").asInt());
+            java.util.regex.Pattern image = java.util.regex.Pattern.compile(request.at("/image/pattern").asText());
+            assertTrue(image.matcher("iVBORw0KGgo=").find());
+            assertFalse(image.matcher("data:image/png;base64,iVBORw0KGgo=").find(), "a data: URL is not base64");
+        }
+    }
 }

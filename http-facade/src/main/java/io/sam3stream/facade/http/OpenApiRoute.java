@@ -1,5 +1,8 @@
 package io.sam3stream.facade.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -15,12 +18,18 @@ public final class OpenApiRoute implements Handler {
 
     private final byte[] document;
 
-    public OpenApiRoute() {
+    /**
+     * The document with this server's own limits where they are configurable: the most prompts of a request is
+     * {@code SAM3_MAX_PROMPTS}, so a client validating against the schema refuses what the server would refuse.
+     */
+    public OpenApiRoute(ObjectMapper mapper, int maxPrompts) {
         try (InputStream in = OpenApiRoute.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the class path");
             }
-            document = in.readAllBytes();
+            JsonNode doc = mapper.readTree(in);
+            ((ObjectNode) doc.at("/components/schemas/PredictRequest/properties/prompts")).put("maxItems", maxPrompts);
+            document = mapper.writeValueAsBytes(doc);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
