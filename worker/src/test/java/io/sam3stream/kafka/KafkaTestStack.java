@@ -23,14 +23,8 @@ public final class KafkaTestStack implements BeforeAllCallback {
     private static volatile TestCluster cluster;
 
     @Override
-    public void beforeAll(ExtensionContext context) throws Exception {
-        synchronized (KafkaTestStack.class) {
-            if (cluster == null) {
-                cluster = TestCluster.start(MAX_MESSAGE_BYTES);
-                // the root store closes its AutoCloseable values once, after every test class ran
-                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(KafkaTestStack.class, cluster);
-            }
-        }
+    public void beforeAll(ExtensionContext context) {
+        cluster = TestCluster.shared(context, KafkaTestStack.class, MAX_MESSAGE_BYTES);
     }
 
     public static String bootstrapServers() {

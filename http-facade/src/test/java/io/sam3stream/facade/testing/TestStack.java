@@ -25,14 +25,8 @@ public final class TestStack implements BeforeAllCallback {
     private static volatile TestCluster cluster;
 
     @Override
-    public void beforeAll(ExtensionContext context) throws Exception {
-        synchronized (TestStack.class) {
-            if (cluster == null) {
-                cluster = TestCluster.start(MAX_MESSAGE_BYTES);
-                // the root store closes its AutoCloseable values once, after every test class ran
-                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(TestStack.class, cluster);
-            }
-        }
+    public void beforeAll(ExtensionContext context) {
+        cluster = TestCluster.shared(context, TestStack.class, MAX_MESSAGE_BYTES);
     }
 
     public static String bootstrapServers() {

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real single-node KRaft broker (in the test JVM) and an embedded schema registry on a loopback port, configured
@@ -20,6 +21,20 @@ public final class TestCluster implements AutoCloseable {
     private TestCluster(KafkaClusterTestKit cluster, EmbeddedSchemaRegistry registry) {
         this.cluster = cluster;
         this.registry = registry;
+    }
+
+    /**
+     * The cluster of a JUnit extension ({@code key}), started by the first test class that uses it and closed once
+     * after the whole run (JUnit's root store closes what it holds).
+     */
+    public static TestCluster shared(ExtensionContext context, Class<?> key, int maxMessageBytes) {
+        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(key, k -> {
+            try {
+                return start(maxMessageBytes);
+            } catch (Exception e) {
+                throw new IllegalStateException("the test cluster did not start", e);
+            }
+        }, TestCluster.class);
     }
 
     /** Starts the broker, with records up to {@code maxMessageBytes}, and the registry; returns when both serve. */
