@@ -68,16 +68,16 @@ public final class OverheadBenchmark {
      * Starts the one-command stack with the given checkpoint on free loopback ports (a temporary broker directory,
      * deleted afterwards), runs the load against it and stops it.
      *
-     * @param checkpoint a small checkpoint (the tiny golden {@code sam3-tiny.pt}, its config.json beside it)
+     * @param model      a small model (the tiny golden {@code sam3-tiny.pt}, or the demo model)
      * @param threads    libtorch intra-op threads of the worker
      */
-    public static Measurement againstEmbeddedStack(Path checkpoint, int threads, Load load,
+    public static Measurement againstEmbeddedStack(ModelSource model, int threads, Load load,
             Consumer<String> log) throws IOException, InterruptedException {
         Path dataDir = Files.createTempDirectory("sam3-bench-kafka");
         Settings settings = Settings.fromEnvironment()
                 .with(Knob.SAM3_NUM_THREADS, Integer.toString(threads))
                 .with(Knob.SAM3_PORT, "0");
-        try (DevStack stack = DevStack.start(settings, ModelSource.checkpoint(checkpoint, Optional.empty()),
+        try (DevStack stack = DevStack.start(settings, model,
                 new DevStack.Options("127.0.0.1", dataDir, LoopbackPorts.freePair(), 0, null, null), log)) {
             return measure(URI.create("http://127.0.0.1:" + stack.httpPort()), load, true, log);
         } finally {

@@ -11,13 +11,11 @@ import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.imaging.SyntheticPicture;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,15 +57,14 @@ public final class PipelineBenchmark {
     private PipelineBenchmark() {}
 
     /**
-     * @param checkpoint a small checkpoint (the tiny golden {@code sam3-tiny.pt}, with its config.json beside it)
+     * @param model      a small model (the tiny golden {@code sam3-tiny.pt}, or the demo model)
      * @param threads    libtorch intra-op threads
      * @param requests   timed requests per measurement (as many again warm up)
      */
-    public static Result run(Path checkpoint, int threads, int requests, Consumer<String> log) {
+    public static Result run(ModelSource model, int threads, int requests, Consumer<String> log) {
         Settings settings = Settings.fromEnvironment()
                 .with(Knob.SAM3_NUM_THREADS, Integer.toString(threads));
-        try (Sam3Segmenter engine = EngineFactory.create(settings,
-                ModelSource.checkpoint(checkpoint, Optional.empty()), log)) {
+        try (Sam3Segmenter engine = EngineFactory.create(settings, model, log)) {
             List<byte[]> pictures = new ArrayList<>();
             for (int i = 0; i < 2 * requests; i++) {
                 pictures.add(SyntheticPicture.png(WIDTH, HEIGHT, i));

@@ -15,6 +15,7 @@ import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
 import io.sam3stream.engine.EngineFactory;
+import io.sam3stream.engine.ModelSource;
 import io.sam3stream.engine.PrecisionChoice;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.DoubleFunction;
@@ -69,7 +71,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
             description = "Small checkpoint for the pipeline throughput (default: the tiny golden one of a source"
-                    + " checkout).")
+                    + " checkout, else the demo model).")
     private Path checkpoint;
 
     @Override
@@ -79,9 +81,9 @@ public final class BenchCommand implements Callable<Integer> {
                     new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false), log));
             imagingRows(table, ImagingBenchmark.run(10, 15, log));
             int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
-            pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), smallModelThreads, 200, log));
+            pipelineRows(table, PipelineBenchmark.run(smallModel(checkpoint, log), smallModelThreads, 200, log));
             OverheadBenchmark.Load load = Http.defaultLoad();
-            httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint),
+            httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(smallModel(checkpoint, log),
                     smallModelThreads, load, log));
             return 0;
         });
@@ -156,7 +158,7 @@ public final class BenchCommand implements Callable<Integer> {
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
-                description = "Small checkpoint (default: the tiny golden one of a source checkout).")
+                description = "Small checkpoint (default: the tiny golden one of a source checkout, else the demo model).")
         private Path checkpoint;
 
         @Option(names = "--requests", defaultValue = "200", description = "Timed requests (as many warm up).")
@@ -165,7 +167,7 @@ public final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             return measure(spec, threads, (table, log) -> {
-                pipelineRows(table, PipelineBenchmark.run(tinyCheckpoint(checkpoint), threads, requests, log));
+                pipelineRows(table, PipelineBenchmark.run(smallModel(checkpoint, log), threads, requests, log));
                 return 0;
             });
         }
@@ -252,7 +254,8 @@ public final class BenchCommand implements Callable<Integer> {
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
-                description = "Small checkpoint of the stack started here (default: the tiny golden one).")
+                description = "Small checkpoint of the stack started here (default: the tiny golden one of a source"
+                        + " checkout, else the demo model).")
         private Path checkpoint;
 
         @Option(names = "--rate", defaultValue = RATE, description = "Requests per second (default: ${DEFAULT-VALUE}).")
@@ -281,7 +284,7 @@ public final class BenchCommand implements Callable<Integer> {
                 OverheadBenchmark.Load load =
                         new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
                 OverheadBenchmark.Measurement result = url == null
-                        ? OverheadBenchmark.againstEmbeddedStack(tinyCheckpoint(checkpoint), threads, load, log)
+                        ? OverheadBenchmark.againstEmbeddedStack(smallModel(checkpoint, log), threads, load, log)
                         : OverheadBenchmark.against(url, load, log);
                 httpRows(table, load, result);
                 return result.load().failed() == 0 ? 0 : 1;
@@ -331,12 +334,24 @@ public final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private static Path tinyCheckpoint(Path given) {
-        Path path = given != null ? given : TINY_CHECKPOINT;
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("no checkpoint at " + path + ": pass --checkpoint <sam3-tiny.pt>");
+    /**
+     * The small model of the throughput benchmarks: {@code --checkpoint} when given; else the tiny golden checkpoint
+     * of a source checkout (what the figures of docs/PERFORMANCE.md were measured with); else, in an installation
+     * without the sources, the demo model (say so: its figures are not comparable with the documented ones).
+     */
+    private static ModelSource smallModel(Path given, Consumer<String> log) {
+        if (given != null) {
+            if (!Files.isRegularFile(given)) {
+                throw new IllegalArgumentException("no checkpoint at " + given);
+            }
+            return ModelSource.checkpoint(given, Optional.empty());
         }
-        return path;
+        if (Files.isRegularFile(TINY_CHECKPOINT)) {
+            return ModelSource.checkpoint(TINY_CHECKPOINT, Optional.empty());
+        }
+        log.accept("no tiny checkpoint at " + TINY_CHECKPOINT + " (not a source checkout): measuring the demo model,"
+                + " whose figures are not those of docs/PERFORMANCE.md; pass --checkpoint <sam3-tiny.pt> for them");
+        return ModelSource.demo();
     }
 
     private static void forwardRows(ResultTable table, ForwardBenchmark.Result r) {
