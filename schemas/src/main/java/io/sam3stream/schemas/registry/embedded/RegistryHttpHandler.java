@@ -99,11 +99,39 @@ final class RegistryHttpHandler implements HttpHandler {
                     requireMethod(method, "GET");
                     return ok(state.version(subject, path.get(3)));
                 }
+                if (n == 5 && path.get(2).equals("versions") && path.get(4).equals("schema")) {
+                    requireMethod(method, "GET");
+                    return ok(JSON.readTree(state.version(subject, path.get(3)).schema()));
+                }
             }
             case "schemas" -> {
+                if (n == 2 && path.get(1).equals("types")) {
+                    requireMethod(method, "GET");
+                    return ok(List.of("AVRO")); // the one schema type this registry stores
+                }
                 if (n == 3 && path.get(1).equals("ids")) {
                     requireMethod(method, "GET");
                     return ok(JSON.createObjectNode().put("schema", state.schemaById(schemaId(path.get(2)))));
+                }
+                if (n == 4 && path.get(1).equals("ids")) {
+                    requireMethod(method, "GET");
+                    int id = schemaId(path.get(2));
+                    switch (path.get(3)) {
+                        case "schema" -> {
+                            return ok(JSON.readTree(state.schemaById(id)));
+                        }
+                        case "subjects" -> {
+                            return ok(state.versionsOfId(id).stream().map(RegistryState.Version::subject)
+                                    .distinct().toList());
+                        }
+                        case "versions" -> {
+                            return ok(state.versionsOfId(id).stream().map(v -> JSON.createObjectNode()
+                                    .put("subject", v.subject()).put("version", v.version())).toList());
+                        }
+                        default -> {
+                            // 404 below
+                        }
+                    }
                 }
             }
             case "compatibility" -> {
@@ -116,6 +144,18 @@ final class RegistryHttpHandler implements HttpHandler {
                         problems.forEach(body.putArray("messages")::add);
                     }
                     return ok(body);
+                }
+            }
+            case "contexts" -> {
+                if (n == 1) {
+                    requireMethod(method, "GET");
+                    return ok(List.of(".")); // one, the default context
+                }
+            }
+            case "mode" -> {
+                if (n == 1) {
+                    requireMethod(method, "GET");
+                    return ok(JSON.createObjectNode().put("mode", "READWRITE")); // no import or read-only modes
                 }
             }
             case "config" -> {

@@ -106,6 +106,21 @@ final class RegistryState {
         return schema.toString();
     }
 
+    /** Every (subject, version) registered with schema {@code id}, subjects in name order. */
+    synchronized List<Version> versionsOfId(int id) {
+        schemaById(id); // an unknown id is a 404, not an empty list
+        List<Version> found = new ArrayList<>();
+        for (String subject : new java.util.TreeSet<>(subjectVersions.keySet())) {
+            List<Integer> ids = existingVersions(subject);
+            for (int v = 0; v < ids.size(); v++) {
+                if (ids.get(v) == id) {
+                    found.add(new Version(subject, v + 1, id, schemasById.get(id).toString()));
+                }
+            }
+        }
+        return found;
+    }
+
     synchronized List<String> subjects() {
         return List.copyOf(subjectVersions.keySet());
     }

@@ -91,6 +91,26 @@ class EmbeddedSchemaRegistryTest {
     }
 
     @Test
+    void theLookupsConfluentsClientsMakeAreServed() {
+        http.register("a-value", A_INT);
+        http.register("b-value", A_INT);
+        http.register("b-value", A_INT_B_DEFAULTED);
+
+        assertEquals("[\"AVRO\"]", http.get("/schemas/types").body().toString());
+        assertEquals(A_INT, new Schema.Parser().parse(http.get("/schemas/ids/1/schema").body().toString()));
+        assertEquals("[\"a-value\",\"b-value\"]", http.get("/schemas/ids/1/subjects").body().toString());
+        assertEquals("[{\"subject\":\"a-value\",\"version\":1},{\"subject\":\"b-value\",\"version\":1}]",
+                http.get("/schemas/ids/1/versions").body().toString());
+        assertEquals("[{\"subject\":\"b-value\",\"version\":2}]", http.get("/schemas/ids/2/versions").body()
+                .toString());
+        assertEquals(A_INT_B_DEFAULTED, new Schema.Parser().parse(
+                http.get("/subjects/b-value/versions/latest/schema").body().toString()));
+        assertEquals("[\".\"]", http.get("/contexts").body().toString());
+        assertEquals("READWRITE", http.get("/mode").body().get("mode").asText());
+        assertEquals(404, http.get("/schemas/ids/99/subjects").status());
+    }
+
+    @Test
     void incompatibleRegistrationIsRefusedWith409AndChangesNothing() {
         http.register("s-value", A_INT);
 
