@@ -2,8 +2,7 @@ package io.sam3stream.model.nn;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.pytorch.engine.PtNDArray;
-import ai.djl.pytorch.jni.IValue;
+import java.util.List;
 
 /**
  * libtorch operators that DJL does not bind, reached through a small TorchScript module compiled at first use
@@ -64,8 +63,7 @@ public final class FusedOps {
      * @return (N, L, 2, heads, D): rotated q at index 0 of axis 2, rotated k at index 1
      */
     public static NDArray rotateQk(NDArray qkv, NDArray table, int heads) {
-        IValue[] inputs = {tensor(qkv), tensor(table), IValue.from((long) heads)};
-        return run("rotate_qk", qkv.getManager(), inputs);
+        return run("rotate_qk", qkv.getManager(), new ScriptCall().tensor(qkv).tensor(table).integer(heads));
     }
 
     /**
@@ -94,9 +92,8 @@ public final class FusedOps {
      * @return (..., out) float32, to be read only
      */
     public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu) {
-        IValue[] inputs = {tensor(x), tensor(weight),
-            bias == null ? IValue.listFrom(new PtNDArray[0]) : IValue.listFrom((PtNDArray) bias), IValue.from(gelu)};
-        return run("linear_bf16", x.getManager(), inputs);
+        return run("linear_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
+                .tensors(bias == null ? List.of() : List.of(bias)).flag(gelu));
     }
 
     /**
@@ -127,9 +124,8 @@ public final class FusedOps {
      */
     public static NDArray vitAttentionBf16(NDArray x, NDArray qkvWeight, NDArray qkvBias, NDArray table, int heads,
             NDArray projWeight, NDArray projBias, boolean bf16Attention) {
-        IValue[] inputs = {tensor(x), tensor(qkvWeight), tensor(qkvBias), tensor(table), IValue.from((long) heads),
-            tensor(projWeight), tensor(projBias), IValue.from(bf16Attention)};
-        return run("vit_attention_bf16", x.getManager(), inputs);
+        return run("vit_attention_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(qkvWeight).tensor(qkvBias)
+                .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention));
     }
 
     /** A bfloat16 copy of a float32 array (round to nearest even). */
@@ -143,18 +139,14 @@ public final class FusedOps {
     }
 
     private static NDArray call(String method, NDArray... arrays) {
-        IValue[] inputs = new IValue[arrays.length];
-        for (int i = 0; i < arrays.length; i++) {
-            inputs[i] = tensor(arrays[i]);
+        ScriptCall call = new ScriptCall();
+        for (NDArray array : arrays) {
+            call.tensor(array);
         }
-        return run(method, arrays[0].getManager(), inputs);
+        return run(method, arrays[0].getManager(), call);
     }
 
-    private static NDArray run(String method, NDManager manager, IValue[] inputs) {
-        return Module.INSTANCE.runTensor(method, manager, inputs);
-    }
-
-    private static IValue tensor(NDArray array) {
-        return ScriptModule.tensor(array);
+    private static NDArray run(String method, NDManager manager, ScriptCall call) {
+        return Module.INSTANCE.runTensors(method, manager, call).singletonOrThrow();
     }
 }

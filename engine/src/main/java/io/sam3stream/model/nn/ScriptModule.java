@@ -1,6 +1,5 @@
 package io.sam3stream.model.nn;
 
-import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.engine.PtNDArray;
@@ -41,15 +40,6 @@ final class ScriptModule {
     }
 
     /**
-     * Runs {@code method} and returns its single tensor result in {@code manager}; the inputs are closed.
-     */
-    NDArray runTensor(String method, NDManager manager, IValue... inputs) {
-        try (IValue result = call(method, inputs)) {
-            return result.toTensor((PtNDManager) manager);
-        }
-    }
-
-    /**
      * Runs {@code method} and returns its result flattened into tensors, in {@code manager}: a tuple's elements in
      * order, each a tensor or a list of tensors (a list contributes its elements, possibly none). The inputs are
      * closed with the call; results must only be read (libtorch returns them as inference tensors).
@@ -60,16 +50,6 @@ final class ScriptModule {
             flatten(result, (PtNDManager) manager, out);
         }
         return out;
-    }
-
-    private IValue call(String method, IValue[] inputs) {
-        try {
-            return IValueUtils.runMethod(block, method, inputs);
-        } finally {
-            for (IValue input : inputs) {
-                input.close();
-            }
-        }
     }
 
     private static void flatten(IValue value, PtNDManager manager, NDList out) {
@@ -89,11 +69,6 @@ final class ScriptModule {
             throw new IllegalStateException("a TorchScript method returned " + value.getType()
                     + ", expected tensors");
         }
-    }
-
-    /** An argument holding {@code array} (the array stays owned by its manager). */
-    static IValue tensor(NDArray array) {
-        return IValue.from((PtNDArray) array);
     }
 
     private static String source(String className) {
