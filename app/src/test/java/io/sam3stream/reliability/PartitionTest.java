@@ -21,7 +21,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -124,7 +126,7 @@ class PartitionTest {
     private void underLoad(NetworkNamespaces network, ChildWorker[] workers, Map<String, String> env,
             InProcessFacade facade, TopicTail results, Duration cut, boolean beyondSession) throws Exception {
         List<String> direct = new CopyOnWriteArrayList<>();
-        Map<String, Long> producedAt = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Long> producedAt = new ConcurrentHashMap<>();
         List<CompletableFuture<Call>> calls = new CopyOnWriteArrayList<>();
         AtomicInteger ids = new AtomicInteger();
         HttpCalls http = facade.http();
@@ -262,13 +264,13 @@ class PartitionTest {
             List<Call> calls, long start, long cutAt, long restoredAt, Duration cut, boolean restarted,
             String cutOffLog) {
         long maxLatency = 0;
-        Map<String, Integer> byWorker = new java.util.TreeMap<>();
+        Map<String, Integer> byWorker = new TreeMap<>();
         for (String id : direct) {
             ConsumerRecord<byte[], byte[]> r = results.records(id).get(0);
             maxLatency = Math.max(maxLatency, r.timestamp() - producedAt.get(id));
             byWorker.merge(workerOf(r), 1, Integer::sum);
         }
-        Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        Map<Integer, Integer> statuses = new TreeMap<>();
         calls.forEach(c -> statuses.merge(c.answer().status(), 1, Integer::sum));
         String commitLines = String.join("\n    ", cutOffLog.lines()
                 .filter(l -> (l.contains("WARN") || l.contains("ERROR") || l.contains("READY"))

@@ -60,7 +60,6 @@ class ServiceKnobEdgesTest {
         for (Knob knob : SERVICE_KNOBS) {
             env.put(knob.name(), Long.toString(edge.applyAsLong(knob)));
         }
-        env.put("SAM3_REPLY_TOPIC", env.get("SAM3_REQUESTS_TOPIC") + ".replies");
         return env;
     }
 
