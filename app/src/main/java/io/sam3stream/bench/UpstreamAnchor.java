@@ -24,6 +24,9 @@ public final class UpstreamAnchor {
             "dot_prod_scoring", 0.0092,
             "segmentation_head", 1.077);
 
+    /** Resident set of the upstream process once the model is built, bytes. */
+    public static final long RESIDENT_AFTER_LOAD_BYTES = 4_000_000_000L;
+
     /** Peak resident set of the upstream process, bytes. */
     public static final long PEAK_RSS_BYTES = 7_863L * 1024 * 1024;
 

@@ -6,6 +6,7 @@ import io.sam3stream.bench.ImagingBenchmark;
 import io.sam3stream.bench.LoadGenerator;
 import io.sam3stream.bench.MachineInfo;
 import io.sam3stream.bench.OverheadBenchmark;
+import io.sam3stream.bench.PerformanceGoals;
 import io.sam3stream.bench.PipelineBenchmark;
 import io.sam3stream.bench.PrecisionBenchmark;
 import io.sam3stream.bench.ProcessMemory;
@@ -360,19 +361,19 @@ public final class BenchCommand implements Callable<Integer> {
         table.note("precision", r.precision(), "-");
         table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + precision, seconds(served.seconds()),
                 "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
-                served.seconds() / UpstreamAnchor.FORWARD_SECONDS, 0.4));
+                served.seconds() / UpstreamAnchor.FORWARD_SECONDS, PerformanceGoals.FORWARD_VS_UPSTREAM));
         ForwardBenchmark.Forward fp32 = r.fp32() == null ? null : r.fp32().median();
         if (fp32 != null) {
             table.add(new ResultTable.Row("full-size forward vs fp32 (same process, same weights)",
                     seconds(served.seconds()), "fp32 " + seconds(fp32.seconds()), served.seconds() / fp32.seconds(),
-                    0.4));
+                    PerformanceGoals.REDUCED_FORWARD_VS_FP32));
             table.add(new ResultTable.Row("full-size forward vs fp32, CPU time", seconds(served.cpuSeconds()),
                     "fp32 " + seconds(fp32.cpuSeconds()), served.cpuSeconds() / fp32.cpuSeconds(), Double.NaN));
             Double vit = served.modules().get("vit_trunk");
             Double fp32Vit = fp32.modules().get("vit_trunk");
             if (vit != null && fp32Vit != null) {
                 table.add(new ResultTable.Row("ViT trunk vs fp32", seconds(vit), "fp32 " + seconds(fp32Vit),
-                        vit / fp32Vit, 0.35));
+                        vit / fp32Vit, PerformanceGoals.REDUCED_VIT_VS_FP32));
             }
         }
         ForwardBenchmark.Forward control = r.control() == null ? null : r.control().median();
@@ -392,7 +393,7 @@ public final class BenchCommand implements Callable<Integer> {
                     upstream == null ? "-" : "upstream " + seconds(upstream),
                     upstream == null ? Double.NaN : s / upstream, Double.NaN));
         });
-        extraPromptRows(table, r.served(), "", served, 0.1);
+        extraPromptRows(table, r.served(), "", served, PerformanceGoals.EXTRA_PROMPT_VS_FORWARD);
         if (r.fp32() != null) {
             extraPromptRows(table, r.fp32(), ", fp32", fp32, Double.NaN);
         }
@@ -407,10 +408,11 @@ public final class BenchCommand implements Callable<Integer> {
             return;
         }
         table.note("resident after building the model (" + precision + ")", gigabytes(r.residentAfterLoad()),
-                "upstream 4.0 GB");
+                "upstream " + gigabytes(UpstreamAnchor.RESIDENT_AFTER_LOAD_BYTES));
         table.note("peak resident while building the model", gigabytes(r.loadPeakBytes()), "-");
         long peak = r.served().peakBytes();
-        double target = r.servedIsFp32() ? 4.5e9 : 2.5e9;
+        double target = r.servedIsFp32() ? PerformanceGoals.PEAK_RESIDENT_FP32_BYTES
+                : PerformanceGoals.PEAK_RESIDENT_REDUCED_BYTES;
         table.add(new ResultTable.Row("peak resident during a forward, " + precision, gigabytes(peak),
                 "upstream " + gigabytes(UpstreamAnchor.PEAK_RSS_BYTES) + " (fp32); target " + gigabytes((long) target),
                 (double) peak / UpstreamAnchor.PEAK_RSS_BYTES, target / UpstreamAnchor.PEAK_RSS_BYTES));
@@ -436,18 +438,20 @@ public final class BenchCommand implements Callable<Integer> {
     private static void imagingRows(ResultTable table, ImagingBenchmark.Result r) {
         table.add(new ResultTable.Row("decode + preprocess, 1920×1080 PNG (" + megabytes(r.pngBytes()) + ")",
                 millis(r.decodePreprocessMs()), "seed PIL/torch " + millis(UpstreamAnchor.DECODE_PREPROCESS_MS),
-                r.decodePreprocessMs() / UpstreamAnchor.DECODE_PREPROCESS_MS, 0.5));
+                r.decodePreprocessMs() / UpstreamAnchor.DECODE_PREPROCESS_MS,
+                PerformanceGoals.DECODE_PREPROCESS_VS_SEED));
         table.add(new ResultTable.Row("upsample + PNG-encode 50 masks at 1920×1080, 1 thread",
                 millis(r.postprocessMs()), "seed torch/PIL " + millis(UpstreamAnchor.POSTPROCESS_50_MASKS_MS),
-                r.postprocessMs() / UpstreamAnchor.POSTPROCESS_50_MASKS_MS, 0.5));
+                r.postprocessMs() / UpstreamAnchor.POSTPROCESS_50_MASKS_MS, PerformanceGoals.POSTPROCESS_VS_SEED));
     }
 
     private static void pipelineRows(ResultTable table, PipelineBenchmark.Result r) {
         PipelineBenchmark.Measurement served = r.served();
         PipelineBenchmark.Measurement opByOp = r.opByOp();
         table.add(new ResultTable.Row("tiny checkpoint throughput, overlapped stages",
-                perSecond(served.overlappedPerSecond()), "target 150 requests/s (ratio = target / measured)",
-                150 / served.overlappedPerSecond(), 1.0));
+                perSecond(served.overlappedPerSecond()),
+                "target " + perSecond(PerformanceGoals.TINY_REQUESTS_PER_SECOND) + " (ratio = target / measured)",
+                PerformanceGoals.TINY_REQUESTS_PER_SECOND / served.overlappedPerSecond(), 1.0));
         table.add(new ResultTable.Row("  same, prompt side as before: op by op, every thread (same process)",
                 perSecond(opByOp.overlappedPerSecond()), "as served " + perSecond(served.overlappedPerSecond()),
                 opByOp.overlappedPerSecond() / served.overlappedPerSecond(), Double.NaN));
@@ -468,11 +472,12 @@ public final class BenchCommand implements Callable<Integer> {
         LoadGenerator.Result r = m.load();
         String offered = String.format(Locale.ROOT, "%.0f requests/s, %d answered OK", load.rate(), r.ok());
         table.add(new ResultTable.Row("facade + Kafka overhead p50 (" + offered + ")",
-                millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target 3 ms",
-                OverheadBenchmark.millis(r.overhead(), 50) / 3, 1.0));
+                millis2(OverheadBenchmark.millis(r.overhead(), 50)), "target " + millis2(PerformanceGoals.OVERHEAD_P50_MS),
+                OverheadBenchmark.millis(r.overhead(), 50) / PerformanceGoals.OVERHEAD_P50_MS, 1.0));
         table.add(new ResultTable.Row("facade + Kafka overhead p99",
                 millis2(OverheadBenchmark.millis(r.overhead(), 99)),
-                "target 10 ms", OverheadBenchmark.millis(r.overhead(), 99) / 10, 1.0));
+                "target " + millis2(PerformanceGoals.OVERHEAD_P99_MS),
+                OverheadBenchmark.millis(r.overhead(), 99) / PerformanceGoals.OVERHEAD_P99_MS, 1.0));
         table.note("  end-to-end latency", OverheadBenchmark.percentiles(r.latency()), "-");
         table.note("  worker time (timing_ms.total)", OverheadBenchmark.percentiles(r.worker()), "-");
         table.note("  of the overhead, waiting for the worker (timing_ms.queue)",

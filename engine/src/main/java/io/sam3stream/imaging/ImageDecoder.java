@@ -26,18 +26,6 @@ public final class ImageDecoder {
     }
 
     /**
-     * The format and declared size, read from the signature and the header only (no limits applied).
-     *
-     * @throws ImageRejectedException when the data is not a well-formed PNG or JPEG header
-     */
-    public ImageHeader readHeader(byte[] data) {
-        return switch (ImageFormat.detect(data)) {
-            case PNG -> PngDecoder.readHeader(data);
-            case JPEG -> JpegDecoder.readHeader(data);
-        };
-    }
-
-    /**
      * Decodes a whole PNG or JPEG file.
      *
      * @throws ImageRejectedException when the data is empty, not PNG/JPEG, over the limits, truncated or corrupt

@@ -31,11 +31,6 @@ final class JpegDecoder {
 
     private JpegDecoder() {}
 
-    static ImageHeader readHeader(byte[] data) {
-        JpegHeader header = JpegHeader.read(data);
-        return new ImageHeader(ImageFormat.JPEG, header.width(), header.height());
-    }
-
     static RgbImage decode(byte[] data, ImageLimits limits) {
         JpegHeader header = JpegHeader.read(data);
         limits.check(ImageFormat.JPEG, header.width(), header.height());

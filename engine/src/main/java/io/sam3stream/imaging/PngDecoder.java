@@ -21,12 +21,6 @@ final class PngDecoder {
 
     private PngDecoder() {}
 
-    /** The declared size, after checking the signature and the IHDR chunk only. */
-    static ImageHeader readHeader(byte[] data) {
-        PngHeader header = PngHeader.read(new PngChunkReader(data));
-        return new ImageHeader(ImageFormat.PNG, header.width(), header.height());
-    }
-
     static RgbImage decode(byte[] data, ImageLimits limits) {
         PngChunkReader chunks = new PngChunkReader(data);
         PngHeader header = PngHeader.read(chunks);

@@ -9,8 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.config.Settings;
-import io.sam3stream.imaging.ImageDecoder;
-import io.sam3stream.imaging.ImageLimits;
+import io.sam3stream.imageheader.ImageHeader;
 import io.sam3stream.testing.TinyGolden;
 import io.sam3stream.weights.RawTensor;
 import java.io.IOException;
@@ -83,7 +82,7 @@ class Sam3SegmenterTest {
         SegmentResponse.Instance only = r.results().get(0).instances().get(0);
         assertEquals(goldenArea, only.maskArea(), 0.001 * golden.length);
         byte[] png = assertInstanceOf(EncodedMask.Png.class, only.mask()).bytes();
-        assertEquals(200, new ImageDecoder(ImageLimits.DEFAULT).readHeader(png).width());
+        assertEquals(200, ImageHeader.read(png).width());
     }
 
     @Test

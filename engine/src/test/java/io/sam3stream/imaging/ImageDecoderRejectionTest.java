@@ -206,14 +206,6 @@ class ImageDecoderRejectionTest {
         assertEquals(RejectionReason.UNSUPPORTED_ENCODING, reasonFor(jpegFrameOnly(0xc3, 8, 8, 8, 3)));
     }
 
-    @Test
-    void headerOfAGoodImageIsReadWithoutLimits() {
-        ImageHeader header = new ImageDecoder(ImageLimits.ofMaxSide(1))
-                .readHeader(DecoderFixtures.resource("photos/rocket.jpg"));
-
-        assertEquals(new ImageHeader(ImageFormat.JPEG, 640, 427), header);
-    }
-
     /** SOI, a frame header (SOFn) with the given fields and the header of a first scan, without scan data. */
     private static byte[] jpegFrameOnly(int sofMarker, int precision, int height, int width, int components) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
