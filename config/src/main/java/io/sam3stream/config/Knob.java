@@ -40,6 +40,8 @@ public enum Knob {
     SAM3_DLQ_TOPIC("sam3.requests.dlq", "dead-letter topic for records that cannot be decoded"),
     SAM3_WORKERS_TOPIC("sam3.workers", "compacted topic of worker heartbeats"),
     SAM3_TOPIC_PARTITIONS("4", 1, 1024, "partitions of topics created when missing"),
+    SAM3_WORKER_HTTP_PORT("-1", -1, 65535,
+            "HTTP port of the worker's /metrics, /health/live and /health/ready (-1 = off, 0 = any free port)"),
     SAM3_MAX_MESSAGE_BYTES("16777216", 1 << 16, 1 << 28,
             "largest Kafka message (topic, producer and consumer sizes are set from it)"),
     SAM3_PORT("20000", 0, 65535, "HTTP port of the facade"),
@@ -47,7 +49,9 @@ public enum Knob {
     SAM3_REPLY_TIMEOUT_MS("300000", 1, 86_400_000L, "deadline of an HTTP request waiting for its reply (504 after it)"),
     SAM3_API_KEYS("", "comma-separated bearer tokens; empty = no auth (/health is always open)"),
     SAM3_REPLY_TOPIC("sam3.replies", "topic the facades receive replies on"),
-    SAM3_REPLY_PARTITIONS("", "reply partitions this facade owns (comma-separated; default: leased automatically)");
+    SAM3_REPLY_PARTITIONS("", "reply partitions this facade owns (comma-separated; default: leased automatically)"),
+    SAM3_JOB_RETENTION("24h", "how long a finished job stays readable at /v1/jobs/{id}: a duration such as 90s, 30m,"
+            + " 24h or 7d (1s to 365d)");
 
     private final String defaultValue;
     private final String description;

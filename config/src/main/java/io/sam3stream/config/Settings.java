@@ -1,5 +1,7 @@
 package io.sam3stream.config;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -8,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one place configuration is read: every {@link Knob} from an environment map, parsed and range-checked on
@@ -16,6 +20,11 @@ import java.util.Set;
  * several differently configured components in one JVM.
  */
 public final class Settings {
+
+    /** The shortest and longest duration a duration knob accepts, and its short form ("90s", "24h"). */
+    private static final Duration MIN_DURATION = Duration.ofSeconds(1);
+    private static final Duration MAX_DURATION = Duration.ofDays(365);
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
 
     /**
      * Variables an earlier release read, with what replaced them: a process that is given one refuses to start
@@ -133,6 +142,43 @@ public final class Settings {
             throw new ConfigException(knob + "=" + raw + " is outside [" + min + ", " + max + "]");
         }
         return v;
+    }
+
+    /**
+     * A duration knob: a whole number followed by {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}, or an
+     * ISO-8601 duration ({@code PT24H}), between one second and 365 days.
+     */
+    public Duration getDuration(Knob knob) {
+        String raw = values.get(knob).trim();
+        Duration d;
+        try {
+            d = raw.toUpperCase(Locale.ROOT).startsWith("P") ? Duration.parse(raw) : parseShortDuration(raw);
+        } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {
+            d = null;
+        }
+        if (d == null) {
+            throw new ConfigException(knob + "=" + raw + " is not a duration: write it as 90s, 30m, 24h, 7d or PT24H");
+        }
+        if (d.compareTo(MIN_DURATION) < 0 || d.compareTo(MAX_DURATION) > 0) {
+            throw new ConfigException(knob + "=" + raw + " is outside [1s, 365d]");
+        }
+        return d;
+    }
+
+    /** "90s", "30m", "24h", "7d", "500ms"; null when the text has another form. */
+    private static Duration parseShortDuration(String raw) {
+        Matcher m = SHORT_DURATION.matcher(raw.toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
     }
 
     /** A boolean knob: 1/true/yes/on or 0/false/no/off. */

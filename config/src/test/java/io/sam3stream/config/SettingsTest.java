@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,5 +67,21 @@ class SettingsTest {
         ConfigException e = assertThrows(ConfigException.class, () -> Settings.from(Map.of("SAM3_DTYPE", "bf16")));
         assertTrue(e.getMessage().contains("SAM3_PRECISION"), e.getMessage());
         assertEquals("auto", Settings.from(Map.of("SAM3_DTYPE", " ")).get(Knob.SAM3_PRECISION));
+    }
+
+    @Test
+    void durationsAreReadInShortOrIsoFormWithinOneSecondToAYear() {
+        Settings s = Settings.from(Map.of());
+        assertEquals(Duration.ofHours(24), s.getDuration(Knob.SAM3_JOB_RETENTION));
+        assertEquals(Duration.ofSeconds(90), s.with(Knob.SAM3_JOB_RETENTION, "90s").getDuration(Knob.SAM3_JOB_RETENTION));
+        assertEquals(Duration.ofDays(7), s.with(Knob.SAM3_JOB_RETENTION, "7D").getDuration(Knob.SAM3_JOB_RETENTION));
+        assertEquals(Duration.ofMinutes(30),
+                s.with(Knob.SAM3_JOB_RETENTION, "PT30M").getDuration(Knob.SAM3_JOB_RETENTION));
+        assertEquals(Duration.ofDays(365), s.with(Knob.SAM3_JOB_RETENTION, "365d").getDuration(Knob.SAM3_JOB_RETENTION));
+        for (String bad : List.of("24", "h", "-1h", "1.5h", "999ms", "366d", "P1000000000000D", "99999999999999d")) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> s.with(Knob.SAM3_JOB_RETENTION, bad).getDuration(Knob.SAM3_JOB_RETENTION), bad);
+            assertTrue(e.getMessage().startsWith("SAM3_JOB_RETENTION=" + bad), e.getMessage());
+        }
     }
 }
