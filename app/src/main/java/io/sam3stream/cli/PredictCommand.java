@@ -1,9 +1,5 @@
 package io.sam3stream.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sam3stream.avro.Prompt;
-import io.sam3stream.avro.SegmentationRequest;
-import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.config.Settings;
 import io.sam3stream.engine.EncodedMask;
 import io.sam3stream.engine.EngineFactory;
@@ -14,14 +10,14 @@ import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.imaging.BinaryMask;
+import io.sam3stream.imaging.CocoRle;
 import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
 import io.sam3stream.imaging.MaskDecoding;
 import io.sam3stream.imaging.OverlayInstance;
 import io.sam3stream.imaging.OverlayRenderer;
-import io.sam3stream.kafka.ResultFactory;
+import io.sam3stream.label.PredictJson;
 import io.sam3stream.schemas.ErrorCodes;
-import io.sam3stream.schemas.json.ResultRenderer;
 import io.sam3stream.worker.ModelOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -86,7 +82,7 @@ public final class PredictCommand implements Callable<Integer> {
             request = new SegmentRequest(bytes, prompts.stream().map(PromptSpec::text).toList(), threshold,
                     maxInstances, MaskFormat.fromWireName(maskFormat.toLowerCase(Locale.ROOT)));
             response = engine.segment(request);
-            byte[] json = render(request, response, engine);
+            byte[] json = new PredictJson(engine.info()).render(image, request, response);
             if (out != null) {
                 Files.write(out, json);
             } else {
@@ -107,23 +103,6 @@ public final class PredictCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The same JSON the HTTP facade renders from the worker's Avro result. */
-    private byte[] render(SegmentRequest request, SegmentResponse response, Sam3Segmenter engine) {
-        SegmentationRequest avro = SegmentationRequest.newBuilder()
-                .setRequestId("cli")
-                .setImage(null)
-                .setImageUri(image.toAbsolutePath().toUri().toString())
-                .setPrompts(request.prompts().stream().map(p -> Prompt.newBuilder().setText(p.text())
-                        .setBoxes(List.of()).build()).toList())
-                .setThreshold(request.threshold())
-                .setMaxInstances(request.maxInstances())
-                .setMaskFormat(io.sam3stream.avro.MaskFormat.valueOf(request.maskFormat().wireName()))
-                .build();
-        SegmentationResult result = new ResultFactory("cli", engine.info())
-                .ok(avro, response, 0, response.timings().total());
-        return new ResultRenderer(new ObjectMapper()).render(result);
-    }
-
     /** Masks for the overlay, whatever format the JSON carries them in. */
     private static List<OverlayInstance> overlayInstances(SegmentResponse response) {
         List<OverlayInstance> instances = new ArrayList<>();
@@ -134,8 +113,11 @@ public final class PredictCommand implements Callable<Integer> {
                     mask = MaskDecoding.fromPng(png.bytes());
                 } else if (i.mask() instanceof EncodedMask.Rle rle) {
                     mask = MaskDecoding.fromRle(rle.height(), rle.width(), rle.counts());
+                } else if (i.mask() instanceof EncodedMask.CompressedRle rle) {
+                    mask = MaskDecoding.fromRle(rle.height(), rle.width(),
+                            CocoRle.fromCompressed(rle.height(), rle.width(), rle.counts()).counts());
                 } else {
-                    mask = null; // compressed RLE and "none": draw the box and score only
+                    mask = null; // "none": draw the box and score only
                 }
                 instances.add(new OverlayInstance(mask, i.boxXyxy(), i.score(), prompt.prompt()));
             }

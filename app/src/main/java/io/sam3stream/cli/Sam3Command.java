@@ -10,7 +10,7 @@ import picocli.CommandLine;
         mixinStandardHelpOptions = true,
         description = "SAM3 segmentation: engine, Kafka worker and tools.",
         subcommands = {CommandLine.HelpCommand.class, TokenizeCommand.class, ParityCommand.class, SmokeCommand.class, DevCommand.class,
-            WorkerCommand.class, PredictCommand.class,
+            WorkerCommand.class, PredictCommand.class, LabelCommand.class,
             BenchCommand.class})
 public final class Sam3Command implements Runnable {
 

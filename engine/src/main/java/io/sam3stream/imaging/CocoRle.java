@@ -91,6 +91,85 @@ public record CocoRle(int height, int width, int[] counts) {
     }
 
     /**
+     * Reads pycocotools' compact string form back into runs: the inverse of {@link #compressedCounts()}.
+     *
+     * @throws IllegalArgumentException when the string is not that form, or its runs do not cover the mask
+     */
+    public static CocoRle fromCompressed(int height, int width, String compressed) {
+        IntList counts = new IntList();
+        int at = 0;
+        while (at < compressed.length()) {
+            long x = 0;
+            int shift = 0;
+            int c;
+            do {
+                if (at >= compressed.length() || shift > 60) {
+                    throw new IllegalArgumentException("compressed RLE ends inside a count");
+                }
+                c = compressed.charAt(at++) - 48;
+                if (c < 0 || c > 63) {
+                    throw new IllegalArgumentException("compressed RLE holds a character outside '0'..'o'");
+                }
+                x |= (long) (c & 0x1f) << shift;
+                shift += 5;
+            } while ((c & 0x20) != 0);
+            if ((c & 0x10) != 0) { // the last group's top bit is the sign
+                x |= -1L << shift;
+            }
+            if (counts.size() > 2) {
+                x += counts.get(counts.size() - 2);
+            }
+            if (x < 0 || x > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("compressed RLE decodes to a run of " + x + " pixels");
+            }
+            counts.add((int) x);
+        }
+        return new CocoRle(height, width, counts.toArray());
+    }
+
+    /** Pixels inside the instance: the sum of the odd runs. */
+    public long area() {
+        long area = 0;
+        for (int i = 1; i < counts.length; i += 2) {
+            area += counts[i];
+        }
+        return area;
+    }
+
+    /**
+     * The tightest box around the instance's pixels in COCO's {@code [x, y, width, height]} form, as pycocotools'
+     * {@code toBbox} computes it; all zeros for an empty mask.
+     */
+    public int[] boundingBox() {
+        int minX = Integer.MAX_VALUE;
+        int minY = Integer.MAX_VALUE;
+        int maxX = -1;
+        int maxY = -1;
+        long position = 0;
+        for (int i = 0; i < counts.length; i++) {
+            long end = position + counts[i];
+            if (i % 2 == 1 && counts[i] > 0) {
+                // a foreground run of the column-major pixels [position, end): it may span several columns
+                int firstX = (int) (position / height);
+                int lastX = (int) ((end - 1) / height);
+                minX = Math.min(minX, firstX);
+                maxX = Math.max(maxX, lastX);
+                int firstY = (int) (position % height);
+                int lastY = (int) ((end - 1) % height);
+                if (firstX == lastX) {
+                    minY = Math.min(minY, firstY);
+                    maxY = Math.max(maxY, lastY);
+                } else { // a run over a column boundary covers every row
+                    minY = 0;
+                    maxY = height - 1;
+                }
+            }
+            position = end;
+        }
+        return maxX < 0 ? new int[4] : new int[] {minX, minY, maxX - minX + 1, maxY - minY + 1};
+    }
+
+    /**
      * The counts as pycocotools' {@code rleToString} writes them (the {@code counts} string of a compressed RLE):
      * from the fourth count on, each count is replaced by its difference to the count two places earlier; every
      * value is then written as little-endian groups of 5 bits in characters {@code '0' + group}, bit 0x20 marking

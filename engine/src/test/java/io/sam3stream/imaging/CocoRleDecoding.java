@@ -1,8 +1,6 @@
 package io.sam3stream.imaging;
 
-import java.util.Arrays;
-
-/** The inverse of COCO RLE, written from pycocotools' rleDecode and rleFrString, to check encodings in tests. */
+/** Pixels of COCO RLE runs, decoded pixel by pixel as pycocotools' rleDecode does, to check encodings in tests. */
 final class CocoRleDecoding {
 
     private CocoRleDecoding() {}
@@ -21,32 +19,5 @@ final class CocoRleDecoding {
             value ^= 1;
         }
         return pixels;
-    }
-
-    /** The counts of a compressed counts string. */
-    static int[] fromCompressedCounts(String s) {
-        int[] counts = new int[s.length()];
-        int m = 0;
-        int p = 0;
-        while (p < s.length()) {
-            long x = 0;
-            int k = 0;
-            boolean more = true;
-            while (more) {
-                int c = s.charAt(p) - 48;
-                x |= (long) (c & 0x1f) << (5 * k);
-                more = (c & 0x20) != 0;
-                p++;
-                k++;
-                if (!more && (c & 0x10) != 0) {
-                    x |= -1L << (5 * k);
-                }
-            }
-            if (m > 2) {
-                x += counts[m - 2];
-            }
-            counts[m++] = (int) x;
-        }
-        return Arrays.copyOf(counts, m);
     }
 }

@@ -91,8 +91,48 @@ class CocoRleTest {
             CocoRle rle = CocoRle.encode(original);
 
             assertArrayEquals(pixels, CocoRleDecoding.toPixels(rle.counts(), height, width));
-            assertArrayEquals(rle.counts(), CocoRleDecoding.fromCompressedCounts(rle.compressedCounts()));
+            CocoRle read = CocoRle.fromCompressed(height, width, rle.compressedCounts());
+            assertArrayEquals(rle.counts(), read.counts());
+            assertEquals(area(pixels), read.area());
+            assertArrayEquals(tightBox(pixels, width, height), read.boundingBox(), "bbox of trial " + trial);
         }
+    }
+
+    @Test
+    void compressedCountsOfAnotherFormAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> CocoRle.fromCompressed(2, 2, "4 "));  // outside '0'..'o'
+        assertThrows(IllegalArgumentException.class, () -> CocoRle.fromCompressed(2, 2, "P"));   // ends in a count
+        assertThrows(IllegalArgumentException.class, () -> CocoRle.fromCompressed(2, 2, "5"));   // 5 of 4 pixels
+        assertThrows(IllegalArgumentException.class, () -> CocoRle.fromCompressed(2, 2, "0@"));  // a negative run
+        assertArrayEquals(new int[4], CocoRle.fromCompressed(2, 2, "4").boundingBox());
+        assertArrayEquals(new int[] {0, 0, 3, 2}, CocoRle.fromCompressed(2, 3, "06").boundingBox());
+    }
+
+    private static long area(byte[] pixels) {
+        long n = 0;
+        for (byte b : pixels) {
+            n += b;
+        }
+        return n;
+    }
+
+    /** [x, y, width, height] around the set pixels, found pixel by pixel; zeros for none. */
+    private static int[] tightBox(byte[] pixels, int width, int height) {
+        int minX = width;
+        int minY = height;
+        int maxX = -1;
+        int maxY = -1;
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                if (pixels[y * width + x] != 0) {
+                    minX = Math.min(minX, x);
+                    maxX = Math.max(maxX, x);
+                    minY = Math.min(minY, y);
+                    maxY = Math.max(maxY, y);
+                }
+            }
+        }
+        return maxX < 0 ? new int[4] : new int[] {minX, minY, maxX - minX + 1, maxY - minY + 1};
     }
 
     @Test
