@@ -15,7 +15,12 @@ import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.Precision;
 import io.sam3stream.text.BpeVocabulary;
 import io.sam3stream.text.ClipTokenizer;
+import io.sam3stream.weights.LoadProgress;
 import io.sam3stream.weights.WeightSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /** Builds the configured engine: model weights, tokenizer, image limits and caches, all from {@link Settings}. */
@@ -64,7 +69,7 @@ public final class EngineFactory {
         Precision precision = choice.precision();
         progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
         progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
-        try (WeightSource weights = source.weights()) {
+        try (WeightSource weights = new LoadProgress(source.weights(), checkpointBytes(source), progress)) {
             if (backend.equals("cpu")) {
                 progress.accept("Opening device cpu ...");
                 return Sam3Model.load(weights, source.config(), levels, precision);
@@ -77,6 +82,16 @@ public final class EngineFactory {
                 islands.close();
                 throw e;
             }
+        }
+    }
+
+    /** The size of the checkpoint file, or 0 when the weights are not one file (generated, demo). */
+    private static long checkpointBytes(ModelSource source) {
+        try {
+            Path file = Path.of(source.checkpoint());
+            return Files.isRegularFile(file) ? Files.size(file) : 0;
+        } catch (IOException | InvalidPathException e) {
+            return 0;
         }
     }
 
