@@ -1,7 +1,50 @@
-# The ttnn implementation, libsam3native_ttnn.so, built against a tt-metal source tree that build_metal.sh has
-# built (TT_METAL_HOME). Like tt-mlir's runtime (third_party/CMakeLists.txt at tt-mlir 19c86fca), it takes the
-# headers from the source tree and its CPM cache and links the libraries in build/lib, because the installed
-# TT-NN package does not ship every op header. Pinned to tt-metal d5f9bc4a43b1287523458f1af6a470c6b2adc180.
+# The ttnn implementation, libsam3native_ttnn.so, against tt-metal at the commit of cmake/tt-metal-pin.txt, from
+# one of two sources:
+# - an installed TT-NN CMake package (find_package(TT-NN) and find_package(TT-Metalium), the names tt-metal
+#   installs under lib/cmake/tt-nn and lib/cmake/tt-metalium; tt-mlir 19c86fca's standalone template consumes
+#   TT-NN the same way, after finding xtensor), when CMAKE_PREFIX_PATH or TT-NN_DIR leads to one;
+# - else a tt-metal source tree that build_metal.sh has built (TT_METAL_HOME). Like tt-mlir's runtime
+#   (third_party/CMakeLists.txt at tt-mlir 19c86fca), it takes the headers from the tree and its CPM cache and
+#   links the libraries in build/lib, because the installed package may not ship every op header this code
+#   includes (the experimental minimal_matmul ones): SAM3N_TTNN_PACKAGE=OFF forces the tree.
+set(SAM3N_TTNN_PACKAGE AUTO CACHE STRING
+    "Use an installed TT-NN package: AUTO (when one is found), ON, OFF (the tree only)")
+
+# What both sources share: the sources, C++20, the export list and where the library is written.
+function(sam3n_add_ttnn_library)
+  add_library(sam3native_ttnn SHARED ${SAM3N_CORE_SOURCES} ${SAM3N_TTNN_SOURCES})
+  # tt-metal's headers need C++20 and x86-64-v3 (its own build uses -march=x86-64-v3).
+  target_compile_features(sam3native_ttnn PRIVATE cxx_std_20)
+  target_compile_options(sam3native_ttnn PRIVATE -march=x86-64-v3)
+  target_include_directories(sam3native_ttnn PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${SAM3N_JNI_INCLUDES}
+                                                     ${SAM3N_JNI_HEADERS})
+  target_link_libraries(sam3native_ttnn PRIVATE Threads::Threads dl)
+  # Shared C++ runtime: C++ objects cross into tt-metal's libraries, so no static libstdc++ here.
+  target_link_options(sam3native_ttnn PRIVATE -Wl,--version-script=${SAM3N_EXPORTS})
+  set_target_properties(sam3native_ttnn PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${SAM3N_OUTPUT_DIR}")
+endfunction()
+
+if(NOT SAM3N_TTNN_PACKAGE STREQUAL "OFF")
+  find_package(xtensor CONFIG QUIET)
+  find_package(TT-Metalium CONFIG QUIET)
+  find_package(TT-NN CONFIG QUIET)
+endif()
+if(TT-NN_FOUND AND TT-Metalium_FOUND)
+  sam3n_add_ttnn_library()
+  target_link_libraries(sam3native_ttnn PRIVATE TTNN::TTNN)
+  if(TARGET TT::Metalium)
+    target_link_libraries(sam3native_ttnn PRIVATE TT::Metalium)
+  endif()
+  message(STATUS "ttnn implementation: building libsam3native_ttnn.so against the installed TT-NN package "
+                 "(${TT-NN_DIR}) and TT-Metalium package (${TT-Metalium_DIR}); tt-metal pin ${SAM3N_TT_METAL_PIN}")
+  return()
+endif()
+if(SAM3N_TTNN_PACKAGE STREQUAL "ON")
+  message(FATAL_ERROR "SAM3N_TTNN_PACKAGE=ON but find_package found no TT-NN and TT-Metalium packages "
+                      "(TT-NN: '${TT-NN_DIR}', TT-Metalium: '${TT-Metalium_DIR}'): add their install prefix to "
+                      "CMAKE_PREFIX_PATH")
+endif()
+
 set(SAM3N_TT_METAL_HOME "$ENV{TT_METAL_HOME}" CACHE PATH "Built tt-metal source tree (defaults to TT_METAL_HOME)")
 
 # build_metal.sh puts the libraries in build/lib, or build/lib64 where the platform's GNUInstallDirs say so.
@@ -16,12 +59,14 @@ endforeach()
 
 if(NOT SAM3N_TTNN_LIBRARY)
   if(SAM3N_WITH_TTNN STREQUAL "ON")
-    message(FATAL_ERROR "SAM3N_WITH_TTNN=ON but neither build/lib nor build/lib64 of '${SAM3N_TT_METAL_HOME}' "
-                        "holds _ttnncpp.so: set TT_METAL_HOME to a tt-metal tree built with build_metal.sh")
+    message(FATAL_ERROR "SAM3N_WITH_TTNN=ON but no TT-NN package was found and neither build/lib nor build/lib64 "
+                        "of '${SAM3N_TT_METAL_HOME}' holds _ttnncpp.so: set TT_METAL_HOME to a tt-metal tree built "
+                        "with build_metal.sh, or add an installed TT-NN package to CMAKE_PREFIX_PATH")
   endif()
   # AUTO: a machine without the tree builds the host implementation only, and says so where it cannot be missed
-  message(WARNING "ttnn implementation skipped: TT_METAL_HOME ('${SAM3N_TT_METAL_HOME}') does not name a built "
-                  "tt-metal tree; only the host implementation is built (SAM3N_WITH_TTNN=ON makes this an error)")
+  message(WARNING "ttnn implementation skipped: no TT-NN package was found and TT_METAL_HOME "
+                  "('${SAM3N_TT_METAL_HOME}') does not name a built tt-metal tree; only the host implementation is "
+                  "built (SAM3N_WITH_TTNN=ON makes this an error)")
   return()
 endif()
 if(DEFINED ENV{CPM_SOURCE_CACHE})
@@ -63,36 +108,29 @@ foreach(pattern reflect/* nanomsg/*/include fmt/*/include enchantum/*/enchantum/
   list(APPEND SAM3N_TTNN_INCLUDES ${found})
 endforeach()
 
-set(SAM3N_TTNN_SOURCES
-  ${SAM3N_SRC}/ttnn/tt_attention.cpp
-  ${SAM3N_SRC}/ttnn/tt_context.cpp
-  ${SAM3N_SRC}/ttnn/tt_fusion_encoder.cpp
-  ${SAM3N_SRC}/ttnn/tt_layers.cpp
-  ${SAM3N_SRC}/ttnn/tt_trace.cpp
-  ${SAM3N_SRC}/ttnn/tt_vit_trunk.cpp
-  ${SAM3N_SRC}/ttnn/ttnn_backend.cpp)
+# A tree checked out at another commit than the pin builds, but against declarations nobody has checked.
+if(EXISTS "${SAM3N_TT_METAL_HOME}/.git")
+  execute_process(COMMAND git -C "${SAM3N_TT_METAL_HOME}" rev-parse HEAD OUTPUT_VARIABLE sam3n_tree_commit
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(sam3n_tree_commit AND NOT sam3n_tree_commit STREQUAL SAM3N_TT_METAL_PIN)
+    message(WARNING "tt-metal tree ${SAM3N_TT_METAL_HOME} is at ${sam3n_tree_commit}, not at the pin "
+                    "${SAM3N_TT_METAL_PIN} (cmake/tt-metal-pin.txt) the ttnn sources are written against")
+  endif()
+endif()
 
-add_library(sam3native_ttnn SHARED ${SAM3N_CORE_SOURCES} ${SAM3N_TTNN_SOURCES})
-# tt-metal's headers need C++20 and x86-64-v3 (its own build uses -march=x86-64-v3).
-target_compile_features(sam3native_ttnn PRIVATE cxx_std_20)
+sam3n_add_ttnn_library()
 target_compile_definitions(sam3native_ttnn PRIVATE FMT_HEADER_ONLY)
-target_compile_options(sam3native_ttnn PRIVATE -march=x86-64-v3)
-target_include_directories(sam3native_ttnn PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${SAM3N_JNI_INCLUDES}
-                                                   ${SAM3N_JNI_HEADERS})
 target_include_directories(sam3native_ttnn SYSTEM PRIVATE ${SAM3N_TTNN_INCLUDES})
-# Shared C++ runtime: C++ objects cross into tt-metal's libraries, so no static libstdc++ here.
 target_link_libraries(sam3native_ttnn PRIVATE
   ${SAM3N_TTNN_LIBRARY}
   ${SAM3N_TT_METAL_LIBDIR}/libtt_metal.so
   ${SAM3N_TT_METAL_LIBDIR}/libtt-umd.so
-  ${SAM3N_TT_METAL_LIBDIR}/libtt_stl.so
-  Threads::Threads dl)
+  ${SAM3N_TT_METAL_LIBDIR}/libtt_stl.so)
 if(EXISTS "${SAM3N_TT_METAL_LIBDIR}/libtracy.so")
   target_link_libraries(sam3native_ttnn PRIVATE ${SAM3N_TT_METAL_LIBDIR}/libtracy.so)
 endif()
-target_link_options(sam3native_ttnn PRIVATE -Wl,--version-script=${SAM3N_EXPORTS})
 set_target_properties(sam3native_ttnn PROPERTIES
-  LIBRARY_OUTPUT_DIRECTORY "${SAM3N_OUTPUT_DIR}"
   BUILD_RPATH "${SAM3N_TT_METAL_LIBDIR}"
   INSTALL_RPATH "$ORIGIN;${SAM3N_TT_METAL_LIBDIR}")
-message(STATUS "ttnn implementation: building libsam3native_ttnn.so against ${SAM3N_TT_METAL_HOME}")
+message(STATUS "ttnn implementation: building libsam3native_ttnn.so against the tt-metal tree "
+               "${SAM3N_TT_METAL_HOME} (libraries in ${SAM3N_TT_METAL_LIBDIR}); tt-metal pin ${SAM3N_TT_METAL_PIN}")

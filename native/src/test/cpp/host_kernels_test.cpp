@@ -13,19 +13,13 @@
 #include "host/cpu_kernels.hpp"
 #include "host/gemm.hpp"
 #include "host/thread_pool.hpp"
+#include "test_checks.hpp"
 
 using namespace sam3n::host;
+using sam3n::testing::check;
+using sam3n::testing::finish;
 
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-    if (!ok) {
-        ++failures;
-        std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-    }
-}
 
 std::vector<float> random_values(std::size_t n, unsigned seed, float scale = 1.0f) {
     std::mt19937 gen(seed);
@@ -247,10 +241,5 @@ int main() {
         attention_matches_reference(kernels, pool);
     }
     thread_pool_runs_every_index_once_and_rethrows();
-    if (failures > 0) {
-        std::fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    std::printf("all host kernel checks passed\n");
-    return 0;
+    return finish("all host kernel checks passed");
 }

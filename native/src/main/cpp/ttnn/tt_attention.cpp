@@ -26,7 +26,7 @@ Tensor merge_heads(const TtContext& ctx, const Tensor& x) {
     return ::ttnn::reshape(tokens_first, ::ttnn::Shape({s[0], s[2], s[1] * s[3]}));
 }
 
-TtAxialRope::TtAxialRope(const TtContext& ctx, const std::vector<float>& angles, int head_dim) {
+TtAxialRope::TtAxialRope(TtContext& ctx, const std::vector<float>& angles, int head_dim) {
     const std::size_t pairs = static_cast<std::size_t>(head_dim / 2);
     const std::size_t tokens = angles.size() / pairs;
     std::vector<float> c(tokens * static_cast<std::size_t>(head_dim));

@@ -22,7 +22,7 @@ Tensor merge_heads(const TtContext& ctx, const Tensor& x);
 class TtAxialRope {
 public:
     /** angles: tokens x head_dim / 2 (core/vit_geometry.hpp). */
-    TtAxialRope(const TtContext& ctx, const std::vector<float>& angles, int head_dim);
+    TtAxialRope(TtContext& ctx, const std::vector<float>& angles, int head_dim);
 
     /** x: (B, H, tokens, head_dim). */
     Tensor operator()(const TtContext& ctx, const Tensor& x) const;

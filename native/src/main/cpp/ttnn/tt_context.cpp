@@ -1,9 +1,12 @@
 #include "tt_context.hpp"
 
-#include <tt-metalium/host_buffer.hpp>
+#include <tt_stl/span.hpp>
 
 #include "ttnn/distributed/types.hpp"
 #include "ttnn/operations/core/compute_kernel/compute_kernel_config.hpp"
+#include "ttnn/tensor/layout/page_config.hpp"
+#include "ttnn/tensor/layout/tensor_layout.hpp"
+#include "ttnn/tensor/tensor_spec.hpp"
 
 namespace sam3n::tenstorrent {
 
@@ -51,7 +54,8 @@ TtContext::~TtContext() {
 ::tt::tt_metal::CoreCoord TtContext::grid() const { return device_->compute_with_storage_grid_size(); }
 
 Tensor TtContext::upload(const std::vector<float>& values, const ::ttnn::Shape& shape, ::ttnn::DataType dtype,
-                         ::ttnn::Layout layout) const {
+                         ::ttnn::Layout layout) {
+    traces_.resident_allocated();
     return Tensor::from_span(::ttsl::Span<const float>(values.data(), values.size()), spec(shape, dtype, layout),
                              device_.get());
 }

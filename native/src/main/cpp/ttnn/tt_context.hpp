@@ -1,21 +1,24 @@
 // The opened p150a and the settings every island op shares: memory and compute configurations, host <-> device
-// transfers. Written against the ttnn C++ API of tt-metal d5f9bc4a (see native/README.md); not compiled here.
+// transfers. Written against the ttnn C++ API of the pinned tt-metal commit (native/cmake/tt-metal-pin.txt).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include <hostdevcommon/common_values.hpp>
+#include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/mesh_device.hpp>
 
-#include "ttnn/device.hpp"
 #include "ttnn/distributed/types.hpp"
 #include "ttnn/operations/core/compute_kernel/compute_kernel_config.hpp"
 #include "ttnn/operations/core/core.hpp"
 #include "ttnn/tensor/tensor.hpp"
 #include "ttnn/tensor/types.hpp"
+#include "ttnn/types.hpp"
 
 #include "../core/island_backend.hpp"
+#include "../core/trace_registry.hpp"
 
 namespace sam3n::tenstorrent {
 
@@ -41,26 +44,38 @@ public:
     const ::ttnn::DeviceComputeKernelConfig& precise_config() const { return precise_config_; }
     const ::ttnn::MemoryConfig& dram() const { return ::ttnn::DRAM_MEMORY_CONFIG; }
 
-    /** Host floats to a device tensor of the given logical shape, converted (and tilized) on the host. */
+    /**
+     * Host floats to a resident device tensor (weights, constants) of the given logical shape, converted (and
+     * tilized) on the host. Resident: its contents must survive every graph's replay, so the trace registry is
+     * told and any trace captured earlier is re-captured before it replays again.
+     */
     Tensor upload(const std::vector<float>& values, const ::ttnn::Shape& shape, ::ttnn::DataType dtype,
-                  ::ttnn::Layout layout = ::ttnn::Layout::TILE) const;
+                  ::ttnn::Layout layout = ::ttnn::Layout::TILE);
 
     /** The same conversion into a host tensor, for copy_to_device into a persistent (traced) input. */
     Tensor host_tensor(const std::vector<float>& values, const ::ttnn::Shape& shape, ::ttnn::DataType dtype,
                        ::ttnn::Layout layout = ::ttnn::Layout::TILE) const;
 
-    /** An uninitialised device tensor that stays at one address: a trace's input. */
+    /**
+     * An uninitialised device tensor that stays at one address: a trace's input. Not resident for the trace
+     * registry: it is rewritten right before each replay of its own graph, so another trace writing over it in
+     * between does no harm.
+     */
     Tensor allocate(const ::ttnn::Shape& shape, ::ttnn::DataType dtype,
                     ::ttnn::Layout layout = ::ttnn::Layout::TILE) const;
 
     /** A device tensor's logical values as floats, in row-major order (blocks until the queue drains). */
     std::vector<float> read(const Tensor& tensor) const;
 
+    /** Which captured traces must be re-captured before they replay (see core/trace_registry.hpp). */
+    TraceRegistry& traces() { return traces_; }
+
 private:
     int device_id_;
     std::shared_ptr<::ttnn::MeshDevice> device_;
     ::ttnn::DeviceComputeKernelConfig matmul_config_;
     ::ttnn::DeviceComputeKernelConfig precise_config_;
+    TraceRegistry traces_;
 };
 
 }  // namespace sam3n::tenstorrent

@@ -25,7 +25,7 @@ int pad_to_tile(int n) { return (n + 31) / 32 * 32; }
 
 }  // namespace
 
-TtFusionEncoder::Layer TtFusionEncoder::take_layer(const TtContext& ctx, WeightStore& weights, int index,
+TtFusionEncoder::Layer TtFusionEncoder::take_layer(TtContext& ctx, WeightStore& weights, int index,
                                                    const EncoderConfig& config) {
     auto name = [&](const char* leaf) { return names::encoder_layer(index, leaf); };
     const int64_t d = config.d_model;

@@ -47,7 +47,7 @@ private:
     /** (batch, tokens, padded prompt length): one graph each. */
     using ShapeKey = std::tuple<int, int, int>;
 
-    static Layer take_layer(const TtContext& ctx, WeightStore& weights, int index, const EncoderConfig& config);
+    static Layer take_layer(TtContext& ctx, WeightStore& weights, int index, const EncoderConfig& config);
     Tensor forward(const Tensor& features, const Tensor& pos, const Tensor& prompt, const Tensor& key_bias) const;
     TracedGraph& graph_for(const ShapeKey& key);
 

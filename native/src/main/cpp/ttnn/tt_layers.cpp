@@ -35,7 +35,7 @@ std::optional<::ttnn::operations::unary::UnaryWithParam> unary(TtActivation acti
 
 }  // namespace
 
-TtLinear TtLinear::upload(const TtContext& ctx, const HostWeight& weight, const HostWeight* bias, int64_t first,
+TtLinear TtLinear::upload(TtContext& ctx, const HostWeight& weight, const HostWeight* bias, int64_t first,
                           int64_t count, float scale) {
     const int64_t in = static_cast<int64_t>(weight.values.size()) / weight.shape[0];
     std::vector<float> transposed(static_cast<std::size_t>(in * count));
@@ -60,7 +60,7 @@ TtLinear TtLinear::upload(const TtContext& ctx, const HostWeight& weight, const 
     return linear;
 }
 
-TtLinear TtLinear::take(const TtContext& ctx, WeightStore& weights, const std::string& prefix, bool with_bias) {
+TtLinear TtLinear::take(TtContext& ctx, WeightStore& weights, const std::string& prefix, bool with_bias) {
     HostWeight w = weights.take(prefix + "weight");
     if (!with_bias) {
         return upload(ctx, w, nullptr, 0, w.shape[0]);
@@ -94,7 +94,7 @@ Tensor TtLinear::add_to(const TtContext& ctx, const Tensor& residual, const Tens
     return ::ttnn::add(residual, (*this)(ctx, x), ::ttnn::DataType::BFLOAT16, ctx.dram());
 }
 
-TtLayerNorm TtLayerNorm::take(const TtContext& ctx, WeightStore& weights, const std::string& prefix) {
+TtLayerNorm TtLayerNorm::take(TtContext& ctx, WeightStore& weights, const std::string& prefix) {
     // ttnn's layer_norm reads gamma and beta as row-major (1, 1, C / 32, 32) tensors.
     HostWeight gamma = weights.take(prefix + "weight");
     HostWeight beta = weights.take(prefix + "bias");

@@ -18,11 +18,11 @@ public:
      * Rows [first, first + count) of a (out x in) weight and its bias, scaled by `scale` (used to fold
      * nn.MultiheadAttention's 1/sqrt(head_dim) query scaling into the query projection, which is exact).
      */
-    static TtLinear upload(const TtContext& ctx, const HostWeight& weight, const HostWeight* bias, int64_t first,
+    static TtLinear upload(TtContext& ctx, const HostWeight& weight, const HostWeight* bias, int64_t first,
                            int64_t count, float scale = 1.0f);
 
     /** Takes prefix + "weight" and, if with_bias, prefix + "bias". */
-    static TtLinear take(const TtContext& ctx, WeightStore& weights, const std::string& prefix, bool with_bias);
+    static TtLinear take(TtContext& ctx, WeightStore& weights, const std::string& prefix, bool with_bias);
 
     /** x W^T + b, then the activation inside the matmul's epilogue; `fused` runs the minimal_matmul kernel. */
     Tensor operator()(const TtContext& ctx, const Tensor& x, TtActivation activation = TtActivation::none,
@@ -40,7 +40,7 @@ private:
 class TtLayerNorm {
 public:
     /** Takes prefix + "weight" and prefix + "bias". eps 1e-5. */
-    static TtLayerNorm take(const TtContext& ctx, WeightStore& weights, const std::string& prefix);
+    static TtLayerNorm take(TtContext& ctx, WeightStore& weights, const std::string& prefix);
 
     Tensor operator()(const TtContext& ctx, const Tensor& x) const;
 

@@ -6,6 +6,9 @@
 #include <optional>
 #include <vector>
 
+#include "ttnn/operations/trace.hpp"
+
+#include "../core/trace_registry.hpp"
 #include "tt_context.hpp"
 
 namespace sam3n::tenstorrent {
@@ -26,18 +29,24 @@ public:
 
     /**
      * Copies the host tensors into the inputs and runs the graph. When recording, the first run executes
-     * eagerly (compiling the kernels) and then captures the trace, and every later run replays it. The
-     * returned tensor is the graph's output on the device, valid until the next run.
+     * eagerly (compiling the kernels) and then captures the trace, and every later run replays it, after
+     * capturing it again if a resident tensor was allocated since (TraceRegistry). The returned tensor is the
+     * graph's output on the device: read it before any other graph runs, whose replay may write over it.
      */
-    const Tensor& run(const std::vector<Tensor>& host_inputs);
+    Tensor run(const std::vector<Tensor>& host_inputs);
 
     bool captured() const { return trace_.has_value(); }
 
 private:
+    void capture();
+    void release();
+
     TtContext& ctx_;
     std::vector<Tensor> inputs_;
     Graph graph_;
     bool record_;
+    TraceRegistry::GraphId id_;
+    bool compiled_ = false;
     std::optional<::ttnn::MeshTraceId> trace_;
     Tensor output_;
 };

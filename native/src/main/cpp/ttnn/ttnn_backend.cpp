@@ -1,5 +1,6 @@
 // The ttnn implementation of the islands: the ViT trunk and the fusion encoder on a Blackhole p150a.
-// Written against tt-metal d5f9bc4a (native/README.md); it has not been compiled or run in this repository.
+// Written against the pinned tt-metal commit (native/cmake/tt-metal-pin.txt); compiled here only against the stand-in
+// headers of native/src/test/ttnn-stand-in, never run here.
 #include <memory>
 #include <string>
 #include <thread>
