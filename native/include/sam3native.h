@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /** Version of this API; changes whenever a signature, struct or enum value changes incompatibly. */
-#define SAM3N_API_VERSION 1
+#define SAM3N_API_VERSION 2
 
 /** Highest tensor rank the API passes. */
 #define SAM3N_MAX_RANK 4
@@ -187,6 +187,17 @@ SAM3N_API sam3n_status sam3n_run_fusion_encoder(sam3n_handle handle, const sam3n
 /** One line describing the implementation and device state (threads and kernels; card, traces
  *  captured). The string is valid until the next call with this handle. */
 SAM3N_API sam3n_status sam3n_describe(sam3n_handle handle, const char** text);
+
+/** How the fusion encoder's runs went through metal traces. */
+typedef struct sam3n_encoder_trace {
+    int32_t expected;    /* non-zero when this device runs the encoder through traces (ttnn, fused, trace region) */
+    int32_t captured;    /* non-zero once a trace of the encoder has been recorded */
+    int64_t traced_runs; /* encoder runs that replayed a trace */
+    int64_t eager_runs;  /* encoder runs that executed op by op (the host implementation: every run) */
+} sam3n_encoder_trace;
+
+/** The encoder's trace counters, for a worker that refuses READY unless its warm-up ran through the trace. */
+SAM3N_API sam3n_status sam3n_encoder_trace_status(sam3n_handle handle, sam3n_encoder_trace* status);
 
 /** Releases the device (traces first) and every resource of the handle. The handle is invalid afterwards. */
 SAM3N_API sam3n_status sam3n_close(sam3n_handle handle);

@@ -182,6 +182,13 @@ sam3n_status sam3n_describe(sam3n_handle handle, const char** text) {
     });
 }
 
+sam3n_status sam3n_encoder_trace_status(sam3n_handle handle, sam3n_encoder_trace* status) {
+    return sam3n::on_device("encoder_trace_status", handle, [&](IslandDevice& d) {
+        sam3n::require_out(status, "status");
+        *status = d.encoder_trace();
+    });
+}
+
 sam3n_status sam3n_close(sam3n_handle handle) {
     return sam3n::guarded("close", [&] {
         std::shared_ptr<IslandDevice> device = sam3n::registry().remove(handle);

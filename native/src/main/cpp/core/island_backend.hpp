@@ -49,6 +49,9 @@ public:
 
     /** One line for logs and /info. */
     virtual std::string describe() const = 0;
+
+    /** The fusion encoder's trace counters since the device opened. */
+    virtual sam3n_encoder_trace encoder_trace() const = 0;
 };
 
 /** Each library defines these once: the host implementation or the ttnn one. */

@@ -128,6 +128,11 @@ const std::string& IslandDevice::describe() {
     return description_;
 }
 
+sam3n_encoder_trace IslandDevice::encoder_trace() const {
+    require_open();
+    return backend_->encoder_trace();
+}
+
 void IslandDevice::close() { backend_.reset(); }
 
 }  // namespace sam3n

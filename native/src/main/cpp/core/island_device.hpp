@@ -28,6 +28,9 @@ public:
     /** The implementation's current description; valid until the next call. */
     const std::string& describe();
 
+    /** The fusion encoder's trace counters. */
+    sam3n_encoder_trace encoder_trace() const;
+
     /** Releases the implementation (traces, device) now rather than when the last reference goes. */
     void close();
 

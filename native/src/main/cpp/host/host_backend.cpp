@@ -26,11 +26,15 @@ public:
 
     void run_fusion_encoder(const EncoderBatch& batch, float* memory) override {
         encoder_->run(batch, memory, pool_);
+        ++encoder_runs_;
     }
 
     std::string describe() const override {
         return "fp32 on " + std::to_string(pool_.size()) + " threads, " + kernels_.name + " kernels";
     }
+
+    // The host implementation has no traces: every run is op by op, and nothing expects otherwise.
+    sam3n_encoder_trace encoder_trace() const override { return {0, 0, 0, encoder_runs_}; }
 
 private:
     IslandConfig config_;
@@ -38,6 +42,7 @@ private:
     host::ThreadPool pool_;
     std::unique_ptr<host::VitTrunk> trunk_;
     std::unique_ptr<host::FusionEncoder> encoder_;
+    int64_t encoder_runs_ = 0;
 };
 
 }  // namespace

@@ -280,6 +280,18 @@ JNIEXPORT jstring JNICALL Java_io_sam3stream_device_NativeApi_describe(JNIEnv* e
     });
 }
 
+JNIEXPORT jlongArray JNICALL Java_io_sam3stream_device_NativeApi_encoderTrace(JNIEnv* env, jclass, jlong handle) {
+    return guarded(env, static_cast<jlongArray>(nullptr), [&] {
+        sam3n_encoder_trace status{};
+        check(sam3n_encoder_trace_status(to_handle(handle), &status));
+        const jlong values[] = {status.expected, status.captured, status.traced_runs, status.eager_runs};
+        jlongArray out = env->NewLongArray(4);
+        check_java(env);
+        env->SetLongArrayRegion(out, 0, 4, values);
+        return out;
+    });
+}
+
 JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_close(JNIEnv* env, jclass, jlong handle) {
     guarded_void(env, [&] { check(sam3n_close(to_handle(handle))); });
 }

@@ -152,7 +152,10 @@ void TtFusionEncoder::run(const EncoderBatch& in, float* memory) {
         ctx_.host_tensor(pos, ::ttnn::Shape({1, tokens, width}), ::ttnn::DataType::BFLOAT16),
         ctx_.host_tensor(prompt, ::ttnn::Shape({batch, u32(padded), width}), ::ttnn::DataType::BFLOAT16),
         ctx_.host_tensor(bias, ::ttnn::Shape({batch, 1, tokens, u32(padded)}), ::ttnn::DataType::BFLOAT16)};
-    std::vector<float> out = ctx_.read(graph_for({in.batch, in.tokens, padded}).run(host));
+    TracedGraph& graph = graph_for({in.batch, in.tokens, padded});
+    std::vector<float> out = ctx_.read(graph.run(host));
+    // a recording graph's first run compiles, captures and replays, so it counts as traced once captured
+    ++(graph.captured() ? traced_runs_ : eager_runs_);
     std::copy(out.begin(), out.end(), memory);
 }
 

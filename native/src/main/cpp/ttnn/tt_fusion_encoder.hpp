@@ -27,6 +27,10 @@ public:
     /** Input shapes whose graph has been recorded as a trace. */
     int traces_captured() const;
 
+    /** Runs that replayed a trace, and runs that executed op by op (compiling a new shape, or no trace). */
+    int64_t traced_runs() const { return traced_runs_; }
+    int64_t eager_runs() const { return eager_runs_; }
+
 private:
     struct Layer {
         TtLayerNorm norm1;
@@ -55,6 +59,8 @@ private:
     EncoderConfig config_;
     bool fused_;
     bool traced_;
+    int64_t traced_runs_ = 0;
+    int64_t eager_runs_ = 0;
     std::vector<Layer> layers_;
     /** Most recently used first; the oldest trace is released when the cache is full. */
     std::list<std::pair<ShapeKey, std::unique_ptr<TracedGraph>>> graphs_;

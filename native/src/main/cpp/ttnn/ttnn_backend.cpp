@@ -95,6 +95,15 @@ public:
         return text;
     }
 
+    sam3n_encoder_trace encoder_trace() const override {
+        const bool expected = options_.fused && options_.trace_region_size > 0;
+        if (!encoder_) {
+            return {expected ? 1 : 0, 0, 0, 0};
+        }
+        return {expected ? 1 : 0, encoder_->traces_captured() > 0 ? 1 : 0, encoder_->traced_runs(),
+                encoder_->eager_runs()};
+    }
+
 private:
     // ttnn resolves command queues per thread and two dispatching threads race: one thread owns the card.
     void require_owner() const {

@@ -1,5 +1,8 @@
 package io.sam3stream.engine;
 
+import io.sam3stream.device.EncoderTrace;
+import java.util.Optional;
+
 /**
  * One request in, one result out. The three stages can run on different threads so that a caller can overlap the
  * CPU work of one request with the device work of another: {@link #prepare} and {@link #finish} are pure host
@@ -27,6 +30,14 @@ public interface Segmenter extends AutoCloseable {
 
     /** What serves: backend, device, model identity. */
     EngineInfo info();
+
+    /**
+     * How the fusion encoder's runs went through device traces, as of now; empty where the encoder runs in DJL.
+     * A worker on a p150a reads it after warm-up to decide whether it may report READY.
+     */
+    default Optional<EncoderTrace> encoderTrace() {
+        return Optional.empty();
+    }
 
     @Override
     void close();

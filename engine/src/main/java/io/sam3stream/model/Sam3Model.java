@@ -2,6 +2,7 @@ package io.sam3stream.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import io.sam3stream.device.EncoderTrace;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.fusion.FusionEncoder;
 import io.sam3stream.model.fusion.ImageTokens;
@@ -27,6 +28,7 @@ import io.sam3stream.model.vision.Backbone;
 import io.sam3stream.model.vision.ImageEncoder;
 import io.sam3stream.weights.WeightSource;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The SAM3 image model (upstream {@code Sam3Image} as driven by {@code Sam3Processor}), split where its costs
@@ -57,6 +59,7 @@ public final class Sam3Model implements AutoCloseable {
     private final GroundingHeads heads;
     private final AutoCloseable islandDevice;
     private final java.util.function.Supplier<String> deviceDescription;
+    private final java.util.function.Supplier<Optional<EncoderTrace>> encoderTrace;
 
     /**
      * The two device islands when they run outside DJL.
@@ -66,9 +69,11 @@ public final class Sam3Model implements AutoCloseable {
      * @param device        what serves them; closed with the model
      * @param description   tells which implementation and device serve them, as of now (a p150 reports whether its
      *                      traces are captured once the first forwards ran)
+     * @param encoderTrace  tells how the fusion encoder's runs so far went through device traces
      */
     public record Islands(Backbone backbone, FusionEncoder fusionEncoder, AutoCloseable device,
-            java.util.function.Supplier<String> description) {}
+            java.util.function.Supplier<String> description,
+            java.util.function.Supplier<EncoderTrace> encoderTrace) {}
 
     private Sam3Model(Sam3Config config, NDManager weights, ImageEncoder imageEncoder, VETextEncoder textEncoder,
             SequenceGeometryEncoder geometryEncoder, FusionEncoder fusionEncoder, GroundingHeads heads,
@@ -82,6 +87,7 @@ public final class Sam3Model implements AutoCloseable {
         this.heads = heads;
         this.islandDevice = islands == null ? null : islands.device();
         this.deviceDescription = islands == null ? () -> "cpu (DJL, libtorch)" : islands.description();
+        this.encoderTrace = islands == null ? Optional::empty : () -> Optional.of(islands.encoderTrace().get());
     }
 
     /**
@@ -197,6 +203,11 @@ public final class Sam3Model implements AutoCloseable {
     /** Which implementation and device run the ViT trunk and the fusion encoder, as of now. */
     public String deviceDescription() {
         return deviceDescription.get();
+    }
+
+    /** How the fusion encoder's runs went through device traces; empty when the encoder runs in DJL. */
+    public Optional<EncoderTrace> encoderTrace() {
+        return encoderTrace.get();
     }
 
     /** Releases the weights and the island device, if any. */

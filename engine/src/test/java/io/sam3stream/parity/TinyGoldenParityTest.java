@@ -1,8 +1,10 @@
 package io.sam3stream.parity;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.config.Settings;
+import io.sam3stream.device.EncoderTrace;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.ModelSource;
 import io.sam3stream.model.Sam3Model;
@@ -38,6 +40,10 @@ class TinyGoldenParityTest {
             assertTrue(recorder.stages().containsKey("vit.out"));
             assertTrue(report.failures().isEmpty(), report.failures().stream()
                     .map(StageVerdict::reportLine).collect(Collectors.joining("\n")));
+            // the host implementation records no traces: every encoder run is op by op, and none is a fallback
+            EncoderTrace trace = model.encoderTrace().orElseThrow();
+            assertFalse(trace.expected() || trace.captured(), trace.toString());
+            assertTrue(trace.eagerRuns() > 0 && trace.tracedRuns() == 0 && trace.fallbacks() == 0, trace.toString());
         }
     }
 

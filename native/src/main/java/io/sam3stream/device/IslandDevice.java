@@ -108,6 +108,12 @@ public final class IslandDevice implements AutoCloseable {
         return NativeApi.describe(handle);
     }
 
+    /** How the fusion encoder's runs so far went through metal traces. */
+    public EncoderTrace encoderTrace() {
+        long[] s = NativeApi.encoderTrace(handle);
+        return new EncoderTrace(s[0] != 0, s[1] != 0, s[2], s[3]);
+    }
+
     /**
      * Releases the device and everything on it.
      *

@@ -38,5 +38,8 @@ final class NativeApi {
 
     static native String describe(long handle);
 
+    /** {expected, captured, traced runs, eager runs} of {@code sam3n_encoder_trace_status}. */
+    static native long[] encoderTrace(long handle);
+
     static native void close(long handle);
 }

@@ -21,7 +21,7 @@ public final class NativeLibrary {
     public static final String PATH_VARIABLE = Knob.SAM3_NATIVE_LIB.name();
 
     /** The C API version this binding was written for ({@code SAM3N_API_VERSION}). */
-    static final int API_VERSION = 1;
+    static final int API_VERSION = 2;
 
     private static final String LIBRARY_FILE = "libsam3native.so";
 

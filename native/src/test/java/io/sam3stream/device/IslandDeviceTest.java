@@ -74,6 +74,22 @@ class IslandDeviceTest {
     }
 
     @Test
+    void theHostImplementationCountsEveryEncoderRunAsOpByOpAndExpectsNoTrace() {
+        try (IslandDevice device = TinyIslands.open()) {
+            TinyIslands.uploadZeroNetwork(device);
+            assertEquals(new EncoderTrace(false, false, 0, 0), device.encoderTrace());
+            for (int run = 0; run < 3; run++) {
+                device.runFusionEncoder(DeviceTensor.allocate(ElementType.F32, 1, 3, 8),
+                        DeviceTensor.allocate(ElementType.F32, 3, 8), DeviceTensor.allocate(ElementType.F32, 2, 5, 8),
+                        TinyIslands.mask(2, 5));
+            }
+            EncoderTrace trace = device.encoderTrace();
+            assertEquals(new EncoderTrace(false, false, 0, 3), trace);
+            assertEquals(0, trace.fallbacks(), "nothing falls back where no trace is expected");
+        }
+    }
+
+    @Test
     void acceptsThePositionEmbeddingWithoutItsClsRowAsHuggingFaceStoresIt() {
         String name = "backbone.vision_backbone.trunk.pos_embed";
         // 2x2 patches without the cls row (Hugging Face's layout), and upstream's with it

@@ -32,6 +32,6 @@ public final class NativeIslandModules {
             }
             return memory;
         };
-        return new Sam3Model.Islands(backbone, fusion, islands, islands::describe);
+        return new Sam3Model.Islands(backbone, fusion, islands, islands::describe, islands::encoderTrace);
     }
 }

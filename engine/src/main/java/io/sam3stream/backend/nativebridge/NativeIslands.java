@@ -9,6 +9,7 @@ import io.sam3stream.device.DeviceExecutor;
 import io.sam3stream.device.DeviceOptions;
 import io.sam3stream.device.DeviceStatus;
 import io.sam3stream.device.DeviceTensor;
+import io.sam3stream.device.EncoderTrace;
 import io.sam3stream.device.IslandDevice;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.weights.WeightSource;
@@ -24,10 +25,13 @@ public final class NativeIslands implements AutoCloseable {
     private final DeviceExecutor device;
     /** Refreshed on the device thread after every run, so reading it never waits for the device. */
     private volatile String description;
+    /** Refreshed with the description. */
+    private volatile EncoderTrace encoderTrace;
 
-    private NativeIslands(DeviceExecutor device, String description) {
+    private NativeIslands(DeviceExecutor device, String description, EncoderTrace encoderTrace) {
         this.device = device;
         this.description = description;
+        this.encoderTrace = encoderTrace;
     }
 
     /**
@@ -44,7 +48,7 @@ public final class NativeIslands implements AutoCloseable {
                 IslandWeights.upload(d, weights);
                 return d.describe();
             });
-            return new NativeIslands(device, description);
+            return new NativeIslands(device, description, device.call(IslandDevice::encoderTrace));
         } catch (RuntimeException | Error e) {
             device.close();
             throw e;
@@ -90,15 +94,21 @@ public final class NativeIslands implements AutoCloseable {
         return description;
     }
 
+    /** How the fusion encoder's runs so far went through device traces, as of the latest run. */
+    public EncoderTrace encoderTrace() {
+        return encoderTrace;
+    }
+
     /** Closes the device (after work already queued) and its thread. */
     @Override
     public void close() {
         device.close();
     }
 
-    /** Records the description a run may have changed (the ttnn traces are captured by the first runs). */
+    /** Records the description and trace counters a run may have changed (traces are captured by the first runs). */
     private <T> T afterRun(IslandDevice d, T result) {
         description = d.describe();
+        encoderTrace = d.encoderTrace();
         return result;
     }
 
