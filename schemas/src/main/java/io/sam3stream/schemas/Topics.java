@@ -31,6 +31,14 @@ public final class Topics {
         return topic + "-value";
     }
 
+    /**
+     * The subject a shared named type ({@link SharedTypes}) is registered under so that other schemas can
+     * reference it: its full name, as Confluent's {@code RecordNameStrategy} names subjects.
+     */
+    public static String referenceSubject(String typeFullName) {
+        return typeFullName;
+    }
+
     /** The subject of a topic's record keys under {@code TopicNameStrategy}. */
     public static String keySubject(String topic) {
         return topic + "-key";

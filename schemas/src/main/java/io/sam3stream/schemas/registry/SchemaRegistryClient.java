@@ -13,14 +13,16 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.avro.Schema;
 
 /**
- * Client of the Confluent Schema Registry REST API (the subset a serde needs), so it works against Confluent's
- * registry, Apicurio's ccompat API and the embedded registry alike.
+ * Client of the Confluent Schema Registry REST API (the subset a serde needs, schema references included), so it
+ * works against Confluent's registry, Apicurio's ccompat API and the embedded registry alike.
  *
  * <p>Schema ids are immutable once assigned, so both directions are cached for the life of the client: a schema
  * registered or looked up under a subject is not asked for again, and a schema fetched by id is not fetched
@@ -48,6 +50,7 @@ public final class SchemaRegistryClient {
     private final HttpClient http;
     private final ConcurrentMap<Integer, Schema> schemasById = new ConcurrentHashMap<>();
     private final ConcurrentMap<SubjectSchema, Integer> idsBySubjectSchema = new ConcurrentHashMap<>();
+    private final ConcurrentMap<SubjectSchema, SubjectVersion> versionsBySubjectSchema = new ConcurrentHashMap<>();
     private final MissingSchemaIds missingIds;
 
     private SchemaRegistryClient(Builder builder) {
@@ -79,7 +82,32 @@ public final class SchemaRegistryClient {
      *     subject's compatibility level, or when the registry fails or cannot be reached
      */
     public int register(String subject, Schema schema) {
-        return cachedId(subject, schema, "/subjects/" + encode(subject) + "/versions");
+        int id = register(subject, SchemaText.of(schema.toString()));
+        schemasById.putIfAbsent(id, schema);
+        return id;
+    }
+
+    /**
+     * Registers {@code schema}, whose text may name types through its references, under {@code subject} and
+     * returns its id, as {@link #register(String, Schema)} does.
+     */
+    public int register(String subject, SchemaText schema) {
+        SubjectSchema key = new SubjectSchema(subject, schema);
+        Integer cached = idsBySubjectSchema.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        int id = idOf(send(post("/subjects/" + encode(subject) + "/versions", schema)));
+        idsBySubjectSchema.putIfAbsent(key, id);
+        return id;
+    }
+
+    private static int idOf(JsonNode body) {
+        JsonNode id = body.get("id");
+        if (id == null || !id.canConvertToInt()) {
+            throw new SchemaRegistryException("registry answer has no schema id: " + body, null);
+        }
+        return id.intValue();
     }
 
     /**
@@ -90,7 +118,37 @@ public final class SchemaRegistryClient {
      *     {@link RegistryApi#SCHEMA_NOT_FOUND} when it is not registered there
      */
     public int lookUpId(String subject, Schema schema) {
-        return cachedId(subject, schema, "/subjects/" + encode(subject));
+        SchemaText text = SchemaText.of(schema.toString());
+        Integer registered = idsBySubjectSchema.get(new SubjectSchema(subject, text));
+        int id = registered != null ? registered : lookUp(subject, text, schema).id();
+        schemasById.putIfAbsent(id, schema);
+        return id;
+    }
+
+    /**
+     * The version of {@code subject} that holds {@code schema} ({@code POST /subjects/{subject}}), without
+     * registering it; its references are resolved to give the version's full schema.
+     *
+     * @throws SchemaRegistryException with {@link RegistryApi#SUBJECT_NOT_FOUND} or
+     *     {@link RegistryApi#SCHEMA_NOT_FOUND} when it is not registered there
+     */
+    public SubjectVersion lookUp(String subject, SchemaText schema) {
+        return lookUp(subject, schema, null);
+    }
+
+    /** {@link #lookUp(String, SchemaText)}, taking the version's schema as {@code known} when the caller has it. */
+    private SubjectVersion lookUp(String subject, SchemaText schema, Schema known) {
+        SubjectSchema key = new SubjectSchema(subject, schema);
+        SubjectVersion cached = versionsBySubjectSchema.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        JsonNode body = send(post("/subjects/" + encode(subject), schema));
+        SubjectVersion found = known == null ? subjectVersion(body, subject) : new SubjectVersion(
+                body.path("subject").asText(subject), body.path("version").asInt(), idOf(body), known);
+        idsBySubjectSchema.putIfAbsent(key, found.id());
+        SubjectVersion raced = versionsBySubjectSchema.putIfAbsent(key, found);
+        return raced != null ? raced : found;
     }
 
     /**
@@ -121,7 +179,7 @@ public final class SchemaRegistryClient {
         if (!"AVRO".equals(type)) {
             throw new SchemaRegistryException("schema " + id + " is a " + type + " schema, not Avro", null);
         }
-        Schema schema = parse(body, "schema " + id);
+        Schema schema = resolve(body, "schema " + id);
         Schema raced = schemasById.putIfAbsent(id, schema);
         return raced != null ? raced : schema;
     }
@@ -132,13 +190,9 @@ public final class SchemaRegistryClient {
      * @throws SchemaRegistryException with {@link RegistryApi#SUBJECT_NOT_FOUND} when the subject is unknown
      */
     public SubjectVersion latestVersion(String subject) {
-        JsonNode body = send(get("/subjects/" + encode(subject) + "/versions/latest"));
-        SubjectVersion latest = new SubjectVersion(
-                body.path("subject").asText(subject),
-                body.path("version").asInt(),
-                body.path("id").asInt(),
-                parse(body, "latest version of " + subject));
-        remember(subject, latest.schema(), latest.id());
+        SubjectVersion latest = subjectVersion(send(get("/subjects/" + encode(subject) + "/versions/latest")),
+                subject);
+        schemasById.putIfAbsent(latest.id(), latest.schema());
         return latest;
     }
 
@@ -147,35 +201,50 @@ public final class SchemaRegistryClient {
      * level against its latest version ({@code POST /compatibility/subjects/{subject}/versions/latest}).
      */
     public boolean isCompatibleWithLatest(String subject, Schema schema) {
-        JsonNode body = send(post("/compatibility/subjects/" + encode(subject) + "/versions/latest", schema));
+        JsonNode body = send(post("/compatibility/subjects/" + encode(subject) + "/versions/latest",
+                SchemaText.of(schema.toString())));
         return body.path("is_compatible").asBoolean(false);
     }
 
-    private int cachedId(String subject, Schema schema, String path) {
-        Integer cached = idsBySubjectSchema.get(new SubjectSchema(subject, schema));
-        if (cached != null) {
-            return cached;
-        }
-        JsonNode body = send(post(path, schema));
-        JsonNode id = body.get("id");
-        if (id == null || !id.canConvertToInt()) {
-            throw new SchemaRegistryException("registry answer has no schema id: " + body, null);
-        }
-        remember(subject, schema, id.intValue());
-        return id.intValue();
+    private SubjectVersion subjectVersion(JsonNode body, String subject) {
+        return new SubjectVersion(body.path("subject").asText(subject), body.path("version").asInt(), idOf(body),
+                resolve(body, "version of " + subject));
     }
 
-    private void remember(String subject, Schema schema, int id) {
-        idsBySubjectSchema.putIfAbsent(new SubjectSchema(subject, schema), id);
-        schemasById.putIfAbsent(id, schema);
+    /**
+     * The schema of a registry answer, with the types its references name fetched (each from its subject's
+     * version, soft-deleted ones included, as Confluent's clients do) and parsed before it.
+     */
+    private Schema resolve(JsonNode body, String what) {
+        Schema.Parser parser = new Schema.Parser();
+        loadReferences(parser, body.path("references"), new HashSet<>(), what);
+        return parse(parser, body, what);
+    }
+
+    private void loadReferences(Schema.Parser parser, JsonNode references, Set<String> loaded, String what) {
+        for (JsonNode reference : references) {
+            String subject = reference.path("subject").asText();
+            int version = reference.path("version").asInt();
+            String name = reference.path("name").asText();
+            if (!loaded.add(subject + "/" + version) || parser.getTypes().containsKey(name)) {
+                continue; // reached through another reference already
+            }
+            JsonNode referenced = send(get("/subjects/" + encode(subject) + "/versions/" + version + "?deleted=true"));
+            String referencedWhat = "version " + version + " of " + subject + ", referenced by " + what;
+            loadReferences(parser, referenced.path("references"), loaded, referencedWhat);
+            parse(parser, referenced, referencedWhat);
+        }
     }
 
     private HttpRequest.Builder get(String path) {
         return request(path).GET();
     }
 
-    private HttpRequest.Builder post(String path, Schema schema) {
-        ObjectNode body = JSON.createObjectNode().put("schema", schema.toString());
+    private HttpRequest.Builder post(String path, SchemaText schema) {
+        ObjectNode body = JSON.createObjectNode().put("schema", schema.schema());
+        if (!schema.references().isEmpty()) {
+            body.set("references", JSON.valueToTree(schema.references()));
+        }
         return request(path)
                 .header("Content-Type", RegistryApi.CONTENT_TYPE)
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
@@ -229,13 +298,13 @@ public final class SchemaRegistryClient {
         }
     }
 
-    private static Schema parse(JsonNode body, String what) {
+    private static Schema parse(Schema.Parser parser, JsonNode body, String what) {
         JsonNode text = body.get("schema");
         if (text == null || !text.isTextual()) {
             throw new SchemaRegistryException("registry answer for " + what + " has no schema: " + body, null);
         }
         try {
-            return new Schema.Parser().parse(text.asText());
+            return parser.parse(text.asText());
         } catch (RuntimeException e) {
             throw new SchemaRegistryException("registry answer for " + what + " is not a valid Avro schema", e);
         }
@@ -250,7 +319,7 @@ public final class SchemaRegistryClient {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    private record SubjectSchema(String subject, Schema schema) {
+    private record SubjectSchema(String subject, SchemaText schema) {
     }
 
     /** Settings of a {@link SchemaRegistryClient}. */

@@ -1,11 +1,14 @@
 package io.sam3stream.schemas.serde;
 
+import io.sam3stream.schemas.SharedTypes;
 import io.sam3stream.schemas.Topics;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.registry.SchemaRegistryException;
+import io.sam3stream.schemas.registry.SchemaText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,8 +27,10 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Writes Avro records (generated {@code SpecificRecord} classes or {@code GenericRecord}s) in the Confluent wire
- * format. The record's own schema is registered (or, with {@code auto.register.schemas=false}, looked up) under
- * the topic's {@code TopicNameStrategy} subject, and its id goes into the header.
+ * format. The record's schema is registered (or, with {@code auto.register.schemas=false}, looked up) under the
+ * topic's {@code TopicNameStrategy} subject in the form its {@code .avsc} file writes it ({@link WrittenForm}:
+ * no Java-specific properties, shared types as references to their own subjects, which are registered first),
+ * and its id goes into the header.
  *
  * <p>Either construct it with a registry client, or let Kafka create it by class name and configure it from the
  * keys in {@link AvroSerdeConfig}. A {@code null} record is written as {@code null} (a tombstone).
@@ -35,6 +40,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
 
     private final ConcurrentMap<Schema, DatumWriter<T>> writers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Schema, WrittenForm> forms = new ConcurrentHashMap<>();
     private SchemaRegistryClient registry;
     private boolean autoRegister;
     private boolean isKey;
@@ -85,8 +91,19 @@ public final class AvroSerializer<T extends IndexedRecord> implements Serializer
     }
 
     private int schemaId(String subject, Schema schema) {
+        WrittenForm form = forms.computeIfAbsent(schema, s -> WrittenForm.of(s, SharedTypes.ALL));
         try {
-            return autoRegister ? registry.register(subject, schema) : registry.lookUpId(subject, schema);
+            Map<String, Integer> versionsBySubject = new HashMap<>();
+            for (WrittenForm.Part shared : form.sharedParts()) {
+                SchemaText text = shared.schemaText(versionsBySubject);
+                if (autoRegister) {
+                    registry.register(shared.subject(), text);
+                }
+                // a reference names a version, which only a look-up answers
+                versionsBySubject.put(shared.subject(), registry.lookUp(shared.subject(), text).version());
+            }
+            SchemaText text = form.top().schemaText(versionsBySubject);
+            return autoRegister ? registry.register(subject, text) : registry.lookUp(subject, text).id();
         } catch (SchemaRegistryException e) {
             throw new SerializationException("no schema id for " + schema.getFullName() + " under subject "
                     + subject + ": " + e.getMessage(), e);

@@ -71,7 +71,7 @@ class AvroSerdeRoundTripTest {
 
         byte[] bytes = new AvroSerializer<SegmentationRequest>(client, true).serialize(Topics.REQUESTS, request);
 
-        int id = client.lookUpId("sam3.requests-value", SegmentationRequest.getClassSchema());
+        int id = client.latestVersion("sam3.requests-value").id();
         byte[] expectedHeader = {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
         assertArrayEquals(expectedHeader, Arrays.copyOf(bytes, 5));
         assertArrayEquals(plainAvroBinary(request), Arrays.copyOfRange(bytes, 5, bytes.length));

@@ -15,6 +15,9 @@ import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.avro.Status;
 import io.sam3stream.avro.Timing;
+import io.sam3stream.avro.WorkerLimits;
+import io.sam3stream.avro.WorkerState;
+import io.sam3stream.avro.WorkerStatus;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
@@ -94,6 +97,21 @@ public final class SampleRecords {
                 .setError(new ErrorDetail(ErrorCode.BAD_REQUEST, "image is neither PNG nor JPEG"))
                 .setMaskFormat(MaskFormat.none)
                 .setWorkerId("worker-a")
+                .build();
+    }
+
+    /** A READY worker's heartbeat. */
+    public static WorkerStatus workerStatus() {
+        return WorkerStatus.newBuilder()
+                .setWorkerId("worker-a")
+                .setState(WorkerState.READY)
+                .setBackend("cpu")
+                .setDevice("cpu")
+                .setModelRepo("facebook/sam3")
+                .setModelRevision("3c879f39826c281e95690f02c7821c4de09afae7")
+                .setLimits(new WorkerLimits(4096, 16_777_216L, 8, 16_777_216))
+                .setHeartbeatIntervalMs(2000)
+                .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
                 .build();
     }
 }

@@ -13,11 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A small schema registry that speaks the Confluent REST API (the subset {@link RegistryHttpHandler} lists), for
- * the local stack and the tests, where Confluent's registry cannot run. Global ids deduplicated by schema
- * content, numbered versions per subject, compatibility enforced at registration (BACKWARD unless configured
- * otherwise). Given a Kafka cluster it keeps its state in the compacted topic {@code _sam3_schemas}, so ids
- * stay valid for records that outlive a restart. Production points its clients at a real registry instead.
+ * A small schema registry that speaks the Confluent REST API (the module's README lists the endpoints and what
+ * differs), for the local stack and the tests, where Confluent's registry cannot run. Global ids deduplicated by
+ * schema content, numbered versions per subject, soft and permanent deletes, modes, schema references,
+ * compatibility enforced at registration (BACKWARD unless configured otherwise). Given a Kafka cluster it keeps
+ * its state in the compacted topic {@code _sam3_schemas}, so ids stay valid for records that outlive a restart.
+ * Production points its clients at a real registry instead.
  */
 public final class EmbeddedSchemaRegistry implements AutoCloseable {
 

@@ -63,6 +63,45 @@ final class RegistryApiException extends RuntimeException {
                 "Invalid compatibility level '" + level + "'.");
     }
 
+    static RegistryApiException subjectSoftDeleted(String subject) {
+        return new RegistryApiException(404, RegistryApi.SUBJECT_SOFT_DELETED, "Subject '" + subject
+                + "' was soft deleted. Set permanent=true to delete permanently");
+    }
+
+    static RegistryApiException subjectNotSoftDeleted(String subject) {
+        return new RegistryApiException(404, RegistryApi.SUBJECT_NOT_SOFT_DELETED, "Subject '" + subject
+                + "' was not deleted first before being permanently deleted");
+    }
+
+    static RegistryApiException versionSoftDeleted(String subject, int version) {
+        return new RegistryApiException(404, RegistryApi.VERSION_SOFT_DELETED, "Subject '" + subject
+                + "' Version " + version + " was soft deleted. Set permanent=true to delete permanently");
+    }
+
+    static RegistryApiException versionNotSoftDeleted(String subject, int version) {
+        return new RegistryApiException(404, RegistryApi.VERSION_NOT_SOFT_DELETED, "Subject '" + subject
+                + "' Version " + version + " was not deleted first before being permanently deleted");
+    }
+
+    static RegistryApiException subjectModeNotConfigured(String subject) {
+        return new RegistryApiException(404, RegistryApi.SUBJECT_LEVEL_MODE_NOT_CONFIGURED,
+                "Subject '" + subject + "' does not have subject-level mode configured.");
+    }
+
+    static RegistryApiException invalidMode(String mode) {
+        return new RegistryApiException(422, RegistryApi.INVALID_MODE, "Invalid mode '" + mode
+                + "'. Valid values are READWRITE, READONLY and IMPORT.");
+    }
+
+    static RegistryApiException operationNotPermitted(String reason) {
+        return new RegistryApiException(422, RegistryApi.OPERATION_NOT_PERMITTED, reason);
+    }
+
+    static RegistryApiException referenceExists(String subject, int version, Iterable<Integer> referrers) {
+        return new RegistryApiException(422, RegistryApi.REFERENCE_EXISTS, "One or more references exist to"
+                + " version " + version + " of subject '" + subject + "': schema ids " + referrers);
+    }
+
     static RegistryApiException backendStore(String reason) {
         return new RegistryApiException(500, RegistryApi.BACKEND_STORE_ERROR, "Error in the backend data store: "
                 + reason);

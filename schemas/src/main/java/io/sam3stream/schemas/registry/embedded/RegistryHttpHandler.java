@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.sam3stream.schemas.registry.RegistryApi;
+import io.sam3stream.schemas.registry.SchemaText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,21 +16,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the Confluent Schema Registry REST API over a {@link RegistryState}:
- *
- * <pre>
- * GET  /subjects                                    GET  /schemas/ids/{id}
- * GET  /subjects/{subject}/versions                 POST /subjects/{subject}/versions            (register)
- * GET  /subjects/{subject}/versions/{version}       POST /subjects/{subject}                     (look up)
- * POST /compatibility/subjects/{subject}/versions[/{version}]   (?verbose=true adds messages)
- * GET|PUT /config                                   GET|PUT /config/{subject}
- * </pre>
- *
- * Errors are Confluent's body {@code {"error_code": N, "message": "..."}} with Confluent's codes.
+ * Serves the Confluent Schema Registry REST API over a {@link RegistryState} (the endpoints are listed in the
+ * module's README, with what differs from Confluent's). Errors are Confluent's body
+ * {@code {"error_code": N, "message": "..."}} with Confluent's codes.
  */
 final class RegistryHttpHandler implements HttpHandler {
 
@@ -40,9 +35,48 @@ final class RegistryHttpHandler implements HttpHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RegistryState state;
+    private final SettingEndpoint<CompatibilityLevel> levels;
+    private final SettingEndpoint<RegistryMode> modes;
 
     RegistryHttpHandler(RegistryState state) {
         this.state = state;
+        // Confluent answers a PUT /config with "compatibility" but a GET or DELETE with "compatibilityLevel"
+        this.levels = new SettingEndpoint<>("compatibility", "compatibilityLevel",
+                name -> parse(CompatibilityLevel.class, name, RegistryApiException::invalidCompatibilityLevel),
+                state::level, (subject, level, force) -> state.setLevel(subject, level), state::deleteLevel);
+        this.modes = new SettingEndpoint<>("mode", "mode",
+                name -> parse(RegistryMode.class, name, RegistryApiException::invalidMode),
+                state::mode, state::setMode, state::deleteMode);
+    }
+
+    /** A setter of a {@link SettingEndpoint}. */
+    @FunctionalInterface
+    private interface SettingWriter<T> {
+        void set(String subject, T value, boolean force);
+    }
+
+    /**
+     * One of the two endpoints of a registry-wide setting with per-subject overrides ({@code /config},
+     * {@code /mode}): the key its PUT body and answer use, the key its GET and DELETE answers use, and the state's
+     * operations. A null subject means the global value.
+     */
+    private record SettingEndpoint<T extends Enum<T>>(String bodyKey, String answerKey, Function<String, T> parser,
+            BiFunction<String, Boolean, T> get, SettingWriter<T> writer, Function<String, T> delete) {
+
+        T set(String subject, String name, boolean force) {
+            T value = parser.apply(name);
+            writer.set(subject, value, force);
+            return value;
+        }
+    }
+
+    private static <T extends Enum<T>> T parse(Class<T> type, String name,
+            Function<String, RegistryApiException> invalid) {
+        try {
+            return Enum.valueOf(type, name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw invalid.apply(name);
+        }
     }
 
     @Override
@@ -51,7 +85,7 @@ final class RegistryHttpHandler implements HttpHandler {
             Response response;
             try {
                 response = route(exchange.getRequestMethod(), segments(exchange.getRequestURI().getRawPath()),
-                        exchange.getRequestURI().getRawQuery(), exchange);
+                        new QueryParameters(exchange.getRequestURI().getRawQuery()), exchange);
             } catch (RegistryApiException e) {
                 response = error(e.httpStatus(), e.errorCode(), e.getMessage());
             } catch (RuntimeException e) {
@@ -68,148 +102,152 @@ final class RegistryHttpHandler implements HttpHandler {
         }
     }
 
-    private Response route(String method, List<String> path, String query, HttpExchange exchange)
+    private Response route(String method, List<String> path, QueryParameters query, HttpExchange exchange)
+            throws IOException {
+        String root = path.isEmpty() ? "" : path.get(0);
+        Response response = switch (root) {
+            case "" -> path.isEmpty() ? ok(JSON.createObjectNode()) : null;
+            case "subjects" -> subjects(method, path, query, exchange);
+            case "schemas" -> schemas(method, path, query);
+            case "compatibility" -> compatibility(method, path, query, exchange);
+            case "contexts" -> path.size() == 1 ? contexts(method) : null;
+            case "mode" -> path.size() <= 2 ? setting(method, subjectOf(path), query, exchange, modes) : null;
+            case "config" -> path.size() <= 2 ? setting(method, subjectOf(path), query, exchange, levels) : null;
+            default -> null;
+        };
+        return response != null ? response : error(404, 404, "HTTP 404 Not Found");
+    }
+
+    private Response subjects(String method, List<String> path, QueryParameters query, HttpExchange exchange)
             throws IOException {
         int n = path.size();
-        String root = n == 0 ? "" : path.get(0);
-        switch (root) {
-            case "" -> {
-                return ok(JSON.createObjectNode());
-            }
-            case "subjects" -> {
-                if (n == 1) {
-                    requireMethod(method, "GET");
-                    return ok(state.subjects());
-                }
-                String subject = path.get(1);
-                if (n == 2) {
-                    requireMethod(method, "POST");
-                    RegistryState.Version version = state.lookUp(subject, schemaText(exchange));
-                    return ok(version);
-                }
-                if (n == 3 && path.get(2).equals("versions")) {
-                    if (method.equals("POST")) {
-                        int id = state.register(subject, schemaText(exchange));
-                        return ok(JSON.createObjectNode().put("id", id));
-                    }
-                    requireMethod(method, "GET");
-                    return ok(state.versions(subject));
-                }
-                if (n == 4 && path.get(2).equals("versions")) {
-                    requireMethod(method, "GET");
-                    return ok(state.version(subject, path.get(3)));
-                }
-                if (n == 5 && path.get(2).equals("versions") && path.get(4).equals("schema")) {
-                    requireMethod(method, "GET");
-                    return ok(JSON.readTree(state.version(subject, path.get(3)).schema()));
-                }
-            }
-            case "schemas" -> {
-                if (n == 2 && path.get(1).equals("types")) {
-                    requireMethod(method, "GET");
-                    return ok(List.of("AVRO")); // the one schema type this registry stores
-                }
-                if (n == 3 && path.get(1).equals("ids")) {
-                    requireMethod(method, "GET");
-                    return ok(JSON.createObjectNode().put("schema", state.schemaById(schemaId(path.get(2)))));
-                }
-                if (n == 4 && path.get(1).equals("ids")) {
-                    requireMethod(method, "GET");
-                    int id = schemaId(path.get(2));
-                    switch (path.get(3)) {
-                        case "schema" -> {
-                            return ok(JSON.readTree(state.schemaById(id)));
-                        }
-                        case "subjects" -> {
-                            return ok(state.versionsOfId(id).stream().map(RegistryState.Version::subject)
-                                    .distinct().toList());
-                        }
-                        case "versions" -> {
-                            return ok(state.versionsOfId(id).stream().map(v -> JSON.createObjectNode()
-                                    .put("subject", v.subject()).put("version", v.version())).toList());
-                        }
-                        default -> {
-                            // 404 below
-                        }
-                    }
-                }
-            }
-            case "compatibility" -> {
-                if ((n == 4 || n == 5) && path.get(1).equals("subjects") && path.get(3).equals("versions")) {
-                    requireMethod(method, "POST");
-                    String version = n == 5 ? path.get(4) : null;
-                    List<String> problems = state.compatibilityProblems(path.get(2), version, schemaText(exchange));
-                    ObjectNode body = JSON.createObjectNode().put("is_compatible", problems.isEmpty());
-                    if (hasFlag(query, "verbose")) {
-                        problems.forEach(body.putArray("messages")::add);
-                    }
-                    return ok(body);
-                }
-            }
-            case "contexts" -> {
-                if (n == 1) {
-                    requireMethod(method, "GET");
-                    return ok(List.of(".")); // one, the default context
-                }
-            }
-            case "mode" -> {
-                if (n == 1) {
-                    requireMethod(method, "GET");
-                    return ok(JSON.createObjectNode().put("mode", "READWRITE")); // no import or read-only modes
-                }
-            }
-            case "config" -> {
-                if (n == 1 || n == 2) {
-                    return config(method, n == 2 ? path.get(1) : null, exchange);
-                }
-            }
-            default -> {
-                // falls through to 404 below
-            }
+        boolean deleted = query.flag("deleted");
+        if (n == 1) {
+            requireGet(method);
+            String prefix = query.text("subjectPrefix", "");
+            return ok(query.page(query.flag("deletedOnly") ? state.deletedSubjects(prefix)
+                    : state.subjects(prefix, deleted)));
         }
-        return error(404, 404, "HTTP 404 Not Found");
+        String subject = n > 1 ? path.get(1) : null;
+        if (n == 2) {
+            return switch (method) {
+                case "POST" -> ok(state.lookUp(subject, RegistrationRequest.from(readBody(exchange)).schema(),
+                        deleted));
+                case "DELETE" -> ok(state.deleteSubject(subject, query.flag("permanent")));
+                default -> throw methodNotAllowed();
+            };
+        }
+        if (n < 3 || !path.get(2).equals("versions")) {
+            return null;
+        }
+        if (n == 3) {
+            return switch (method) {
+                case "POST" -> {
+                    // normalize=true is accepted: schemas are compared by their normalised form anyway
+                    RegistrationRequest request = RegistrationRequest.from(readBody(exchange));
+                    int id = state.register(subject, request.schema(), request.id(), request.version());
+                    yield ok(JSON.createObjectNode().put("id", id));
+                }
+                case "GET" -> ok(query.page(query.flag("deletedOnly") ? state.deletedVersions(subject)
+                        : state.versions(subject, deleted)));
+                default -> throw methodNotAllowed();
+            };
+        }
+        String version = path.get(3);
+        if (n == 4) {
+            return switch (method) {
+                case "GET" -> ok(state.version(subject, version, deleted));
+                case "DELETE" -> ok(state.deleteVersion(subject, version, query.flag("permanent")));
+                default -> throw methodNotAllowed();
+            };
+        }
+        if (n == 5 && path.get(4).equals("schema")) {
+            requireGet(method);
+            return ok(JSON.readTree(state.version(subject, version, deleted).schema()));
+        }
+        if (n == 5 && path.get(4).equals("referencedby")) {
+            requireGet(method);
+            return ok(state.referencedBy(subject, version));
+        }
+        return null;
     }
 
-    private Response config(String method, String subject, HttpExchange exchange) throws IOException {
-        if (method.equals("PUT")) {
-            CompatibilityLevel level = compatibilityLevel(readBody(exchange).path("compatibility").asText(""));
-            if (subject == null) {
-                state.setGlobalLevel(level);
-            } else {
-                state.setSubjectLevel(subject, level);
+    private Response schemas(String method, List<String> path, QueryParameters query) throws IOException {
+        int n = path.size();
+        boolean deleted = query.flag("deleted");
+        if (n == 1) {
+            requireGet(method);
+            return ok(query.page(state.schemas(query.text("subjectPrefix", ""), deleted, query.flag("latestOnly"))));
+        }
+        if (n == 2 && path.get(1).equals("types")) {
+            requireGet(method);
+            return ok(List.of("AVRO")); // the one schema type this registry stores
+        }
+        if (n < 3 || n > 4 || !path.get(1).equals("ids")) {
+            return null;
+        }
+        requireGet(method);
+        int id = schemaId(path.get(2));
+        if (n == 3) {
+            SchemaText schema = state.schemaById(id);
+            ObjectNode body = JSON.createObjectNode().put("schema", schema.schema());
+            if (!schema.references().isEmpty()) {
+                body.set("references", JSON.valueToTree(schema.references()));
             }
-            return ok(JSON.createObjectNode().put("compatibility", level.name()));
+            if (query.flag("fetchMaxId")) {
+                body.put("maxId", state.maxId());
+            }
+            return ok(body);
         }
-        requireMethod(method, "GET");
-        CompatibilityLevel level = subject == null
-                ? state.globalLevel()
-                : state.subjectLevel(subject).orElseThrow(() -> RegistryApiException.subjectLevelNotConfigured(subject));
-        return ok(JSON.createObjectNode().put("compatibilityLevel", level.name()));
+        return switch (path.get(3)) {
+            case "schema" -> ok(JSON.readTree(state.schemaById(id).schema()));
+            case "subjects" -> ok(state.versionsOfId(id, deleted).stream().map(RegistryState.Version::subject)
+                    .distinct().toList());
+            case "versions" -> ok(state.versionsOfId(id, deleted).stream().map(v -> JSON.createObjectNode()
+                    .put("subject", v.subject()).put("version", v.version())).toList());
+            default -> null;
+        };
     }
 
-    private static CompatibilityLevel compatibilityLevel(String name) {
-        try {
-            return CompatibilityLevel.valueOf(name.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw RegistryApiException.invalidCompatibilityLevel(name);
+    private Response compatibility(String method, List<String> path, QueryParameters query, HttpExchange exchange)
+            throws IOException {
+        int n = path.size();
+        if ((n != 4 && n != 5) || !path.get(1).equals("subjects") || !path.get(3).equals("versions")) {
+            return null;
         }
+        if (!method.equals("POST")) {
+            throw methodNotAllowed();
+        }
+        String version = n == 5 ? path.get(4) : null;
+        SchemaText schema = RegistrationRequest.from(readBody(exchange)).schema();
+        List<String> problems = state.compatibilityProblems(path.get(2), version, schema);
+        ObjectNode body = JSON.createObjectNode().put("is_compatible", problems.isEmpty());
+        if (query.flag("verbose")) {
+            problems.forEach(body.putArray("messages")::add);
+        }
+        return ok(body);
     }
 
-    /** The Avro schema text of a register, look-up or compatibility body. */
-    private static String schemaText(HttpExchange exchange) throws IOException {
-        JsonNode body = readBody(exchange);
-        String type = body.path("schemaType").asText("AVRO");
-        if (!type.equals("AVRO")) {
-            throw RegistryApiException.invalidSchema("this registry holds Avro schemas only, not " + type);
-        }
-        if (body.path("references").size() > 0) {
-            throw RegistryApiException.invalidSchema("schema references are not supported");
-        }
-        JsonNode schema = body.get("schema");
-        if (schema == null || !schema.isTextual()) {
-            throw RegistryApiException.invalidSchema("the body has no \"schema\" string");
-        }
-        return schema.asText();
+    private Response setting(String method, String subject, QueryParameters query, HttpExchange exchange,
+            SettingEndpoint<?> endpoint) throws IOException {
+        return switch (method) {
+            case "PUT" -> {
+                String name = readBody(exchange).path(endpoint.bodyKey()).asText("");
+                yield answer(endpoint.bodyKey(), endpoint.set(subject, name, query.flag("force")));
+            }
+            case "DELETE" -> answer(endpoint.answerKey(), endpoint.delete().apply(subject));
+            case "GET" -> answer(endpoint.answerKey(),
+                    endpoint.get().apply(subject, query.flag("defaultToGlobal")));
+            default -> throw methodNotAllowed();
+        };
+    }
+
+    private static Response answer(String key, Enum<?> value) {
+        return ok(JSON.createObjectNode().put(key, value.name()));
+    }
+
+    private static String subjectOf(List<String> path) {
+        return path.size() == 2 ? path.get(1) : null;
     }
 
     private static JsonNode readBody(HttpExchange exchange) throws IOException {
@@ -239,22 +277,19 @@ final class RegistryHttpHandler implements HttpHandler {
         }
     }
 
-    private static boolean hasFlag(String rawQuery, String name) {
-        if (rawQuery == null) {
-            return false;
-        }
-        for (String parameter : rawQuery.split("&")) {
-            if (parameter.equalsIgnoreCase(name + "=true")) {
-                return true;
-            }
-        }
-        return false;
+    private static Response contexts(String method) {
+        requireGet(method);
+        return ok(List.of(".")); // the default context, the only one
     }
 
-    private static void requireMethod(String method, String allowed) {
-        if (!method.equals(allowed)) {
-            throw new RegistryApiException(405, 405, "HTTP 405 Method Not Allowed");
+    private static void requireGet(String method) {
+        if (!method.equals("GET")) {
+            throw methodNotAllowed();
         }
+    }
+
+    private static RegistryApiException methodNotAllowed() {
+        return new RegistryApiException(405, 405, "HTTP 405 Method Not Allowed");
     }
 
     /** The decoded segments of a raw path; an encoded '/' inside a subject name stays inside its segment. */

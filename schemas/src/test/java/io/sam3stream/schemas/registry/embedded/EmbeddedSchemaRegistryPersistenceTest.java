@@ -84,6 +84,64 @@ class EmbeddedSchemaRegistryPersistenceTest {
     }
 
     @Test
+    void deletesModesAndReferencesSurviveARestart() throws IOException {
+        String point = "{\"type\":\"record\",\"name\":\"Point\",\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}";
+        String shapeSchema =
+                "{\"type\":\"record\",\"name\":\"Shape\",\"fields\":[{\"name\":\"p\",\"type\":\"Point\"}]}";
+        String shape = "{\"schema\":" + quoted(shapeSchema)
+                + ",\"references\":[{\"name\":\"Point\",\"subject\":\"Point\",\"version\":1}]}";
+        try (EmbeddedSchemaRegistry first = start("schemas-deletes")) {
+            RegistryHttp http = new RegistryHttp(first.url());
+            // ids 1 and 2, then Point 3, Shape 4, and 5, the largest, which is deleted for good
+            http.register("a-value", A_INT);
+            http.register("a-value", A_INT_B_DEFAULTED);
+            http.postSchema("/subjects/Point/versions", point);
+            assertEquals(200, http.post("/subjects/shape-value/versions", shape).status());
+            http.register("b-value", A_INT_B_REQUIRED);
+            http.delete("/subjects/a-value/versions/1");
+            http.delete("/subjects/b-value");
+            http.delete("/subjects/b-value?permanent=true");
+            http.put("/mode/a-value", "{\"mode\":\"READONLY\"}");
+        }
+
+        try (EmbeddedSchemaRegistry second = start("schemas-deletes")) {
+            RegistryHttp http = new RegistryHttp(second.url());
+            assertEquals("[2]", http.get("/subjects/a-value/versions").body().toString());
+            assertEquals("[1,2]", http.get("/subjects/a-value/versions?deleted=true").body().toString());
+            assertEquals(200, http.get("/schemas/ids/1").status());
+            assertEquals(404, http.get("/schemas/ids/5").status());
+            assertEquals("[\"Point\",\"a-value\",\"shape-value\"]",
+                    http.get("/subjects?deleted=true").body().toString());
+            assertEquals("READONLY", http.get("/mode/a-value").body().get("mode").asText());
+            assertEquals(422, http.postSchema("/subjects/a-value/versions", A_STRING_DEFAULTED).status());
+            assertEquals("Point", http.get("/schemas/ids/4").body().get("references").get(0).get("subject").asText());
+            assertEquals("[4]", http.get("/subjects/Point/versions/1/referencedby").body().toString());
+            // the permanently deleted id 5 is not given out again
+            assertEquals(6, http.register("c-value", EMPTY));
+        }
+    }
+
+    @Test
+    void aStateSavedBeforeDeletesAndModesExistedStillLoads() throws Exception {
+        start("schemas-legacy").close();
+        writeState("schemas-legacy", "{\"compatibility\":\"BACKWARD\",\"subjectCompatibility\":{},"
+                + "\"schemas\":{\"1\":" + quoted(A_INT.toString()) + ",\"2\":" + quoted(A_INT_B_DEFAULTED.toString())
+                + "},\"subjects\":{\"s-value\":[1,2]}}");
+
+        try (EmbeddedSchemaRegistry registry = start("schemas-legacy")) {
+            RegistryHttp http = new RegistryHttp(registry.url());
+            assertEquals("[1,2]", http.get("/subjects/s-value/versions").body().toString());
+            assertEquals(2, http.get("/subjects/s-value/versions/latest").body().get("id").asInt());
+            assertEquals("READWRITE", http.get("/mode").body().get("mode").asText());
+            assertEquals(3, http.register("t-value", EMPTY));
+        }
+    }
+
+    private static String quoted(String text) {
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(text).toString();
+    }
+
+    @Test
     void unreadableStateStopsTheStartRatherThanResettingIds() throws Exception {
         start("schemas-garbage").close();
         writeState("schemas-garbage", "{\"schemas\": {\"1\": ");

@@ -11,30 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.schemas.registry.RegistryApi;
 import io.sam3stream.schemas.registry.embedded.RegistryHttp.Reply;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import org.apache.avro.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The registry's REST semantics, checked over HTTP as Confluent documents them. */
-class EmbeddedSchemaRegistryTest {
-
-    private EmbeddedSchemaRegistry registry;
-    private RegistryHttp http;
-
-    @BeforeEach
-    void start() throws IOException {
-        registry = EmbeddedSchemaRegistry.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        http = new RegistryHttp(registry.url());
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-    }
+class EmbeddedSchemaRegistryTest extends InMemoryRegistryTest {
 
     @Test
     void reRegisteringASchemaReturnsItsIdWithoutANewVersion() {
@@ -191,11 +172,5 @@ class EmbeddedSchemaRegistryTest {
 
         assertEquals("FORWARD", http.get("/config").body().get("compatibilityLevel").asText());
         assertError(409, RegistryApi.INCOMPATIBLE_SCHEMA, refused);
-    }
-
-    private static void assertError(int status, int errorCode, Reply reply) {
-        assertEquals(status, reply.status(), reply.body().toString());
-        assertEquals(errorCode, reply.errorCode(), reply.body().toString());
-        assertTrue(reply.body().get("message").isTextual(), reply.body().toString());
     }
 }

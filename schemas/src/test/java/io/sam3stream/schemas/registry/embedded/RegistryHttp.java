@@ -44,6 +44,10 @@ final class RegistryHttp {
                 .PUT(HttpRequest.BodyPublishers.ofString(jsonBody)));
     }
 
+    Reply delete(String path) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
+    }
+
     /** POSTs {@code {"schema": "<schema>"}}. */
     Reply postSchema(String path, String schemaText) {
         return post(path, JSON.createObjectNode().put("schema", schemaText).toString());
