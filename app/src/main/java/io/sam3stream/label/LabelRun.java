@@ -50,6 +50,10 @@ public final class LabelRun {
      * @param progress told how far the run is
      */
     public Summary run(Labeller labeller, ProgressListener progress) throws IOException, InterruptedException {
+        Path folder = cocoFile.toAbsolutePath().getParent();
+        if (folder != null) {
+            Files.createDirectories(folder);
+        }
         try (ResultsLog log = ResultsLog.open(logPath(cocoFile), query, mapper)) {
             List<DatasetImage> todo = images.stream().filter(i -> !log.isDone(i.fileName())).toList();
             int resumed = images.size() - todo.size();
