@@ -161,7 +161,8 @@ public final class OverheadBenchmark {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes a folder and everything in it (the benchmarks' temporary broker folders). */
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

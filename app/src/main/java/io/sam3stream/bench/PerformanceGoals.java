@@ -40,5 +40,8 @@ public final class PerformanceGoals {
     /** What the facade and Kafka add to a request's latency, 99th percentile, milliseconds. */
     public static final double OVERHEAD_P99_MS = 10;
 
+    /** {@code GET /v1/jobs/{id}} on loopback with 10,000 jobs stored, 99th percentile, milliseconds. */
+    public static final double JOB_GET_P99_MS = 5;
+
     private PerformanceGoals() {}
 }

@@ -3,6 +3,8 @@ package io.sam3stream.cli;
 import io.sam3stream.bench.BlockBenchmark;
 import io.sam3stream.bench.ForwardBenchmark;
 import io.sam3stream.bench.ImagingBenchmark;
+import io.sam3stream.bench.JobLookupBenchmark;
+import io.sam3stream.bench.LabelBenchmark;
 import io.sam3stream.bench.LoadGenerator;
 import io.sam3stream.bench.MachineInfo;
 import io.sam3stream.bench.OverheadBenchmark;
@@ -42,7 +44,8 @@ import picocli.CommandLine.Spec;
         description = {"Measures the engine against upstream's figures and against a control run in the same"
                 + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
         subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
-            BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class})
+            BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class,
+            BenchCommand.Jobs.class, BenchCommand.Label.class})
 public final class BenchCommand implements Callable<Integer> {
 
     /**
@@ -289,6 +292,80 @@ public final class BenchCommand implements Callable<Integer> {
                         : OverheadBenchmark.against(url, load, log);
                 httpRows(table, load, result);
                 return result.load().failed() == 0 ? 0 : 1;
+            });
+        }
+    }
+
+    /** {@code sam3 bench jobs}. */
+    @Command(name = "jobs", mixinStandardHelpOptions = true,
+            description = {"GET /v1/jobs/{id} on loopback with many jobs stored: an embedded broker, registry and"
+                    + " facade started here (no worker: the jobs are results produced straight to the results"
+                    + " topic), random ids read one after another from one client."})
+    static final class Jobs implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--jobs", defaultValue = "10000", description = "Jobs stored (default: ${DEFAULT-VALUE}).")
+        private int jobs;
+
+        @Option(names = "--requests", defaultValue = "20000",
+                description = "Timed GETs (default: ${DEFAULT-VALUE}).")
+        private int requests;
+
+        @Override
+        public Integer call() throws Exception {
+            return measure(spec, 0, (table, log) -> {
+                JobLookupBenchmark.Result r = JobLookupBenchmark.run(jobs, requests, log);
+                table.add(new ResultTable.Row(String.format(Locale.ROOT, "GET /v1/jobs/{id} p99, %,d jobs stored",
+                        r.stored()), millis2(r.millis(99)), "target " + millis2(PerformanceGoals.JOB_GET_P99_MS),
+                        r.millis(99) / PerformanceGoals.JOB_GET_P99_MS, 1.0));
+                table.note("  latency", OverheadBenchmark.percentiles(r.latencyMicros()), "-");
+                table.note("  timed GETs; bytes of one stored result", r.latencyMicros().getTotalCount() + "; "
+                        + r.resultBytes(), "-");
+                return 0;
+            });
+        }
+    }
+
+    /** {@code sam3 bench label}. */
+    @Command(name = "label", mixinStandardHelpOptions = true,
+            description = {"sam3 label --kafka with the tiny checkpoint: one worker against two in one consumer"
+                    + " group (each its own process, the cores split between them), the same pictures, one run."})
+    static final class Label implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--images", defaultValue = "60", description = "Pictures per configuration (default:"
+                + " ${DEFAULT-VALUE}).")
+        private int images;
+
+        @Option(names = "--cores", defaultValue = "2",
+                description = "Cores split between the workers of a configuration (default: ${DEFAULT-VALUE}).")
+        private int cores;
+
+        @Option(names = "--in-flight", defaultValue = "4", description = "Images in flight per worker (default:"
+                + " ${DEFAULT-VALUE}).")
+        private int inFlight;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!Files.isRegularFile(TINY_CHECKPOINT)) {
+                spec.commandLine().getErr().println("sam3 bench label needs the tiny checkpoint of a source checkout"
+                        + " (" + TINY_CHECKPOINT + "); run it from the repository root");
+                return 2;
+            }
+            return measure(spec, 0, (table, log) -> {
+                List<LabelBenchmark.Measurement> runs = LabelBenchmark.run(TINY_CHECKPOINT,
+                        TINY_CHECKPOINT.resolveSibling("config.json"), List.of(1, 2), cores, images, inFlight, log);
+                LabelBenchmark.Measurement one = runs.get(0);
+                for (LabelBenchmark.Measurement m : runs) {
+                    table.add(new ResultTable.Row(String.format(Locale.ROOT,
+                            "sam3 label --kafka, %d worker(s) × %d thread(s), %d images", m.workers(),
+                            m.threadsPerWorker(), m.images()), String.format(Locale.ROOT, "%.2f images/s",
+                            m.imagesPerSecond()), String.format(Locale.ROOT, "1 worker %.2f images/s",
+                            one.imagesPerSecond()), m.imagesPerSecond() / one.imagesPerSecond(), Double.NaN));
+                }
+                return 0;
             });
         }
     }

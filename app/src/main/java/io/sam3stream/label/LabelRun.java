@@ -111,6 +111,18 @@ public final class LabelRun {
 
     /** Told how far a run is; {@code done} counts the images of earlier runs too. */
     public interface ProgressListener {
+        /** Tells nobody: for runs whose progress is not shown. */
+        ProgressListener SILENT = new ProgressListener() {
+            @Override
+            public void start(long total, long alreadyDone) {}
+
+            @Override
+            public void update(long done, long errors) {}
+
+            @Override
+            public void finish(long done, long errors) {}
+        };
+
         /** Before the first image: {@code alreadyDone} of {@code total} images were labelled by earlier runs. */
         void start(long total, long alreadyDone);
 

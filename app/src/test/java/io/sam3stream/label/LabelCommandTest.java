@@ -41,7 +41,7 @@ class LabelCommandTest {
             // first run: interrupted after three answers, as Ctrl-C would
             Thread first = new Thread(() -> {
                 try (Labeller stopping = new StopsAfter(3, new InProcessLabeller(LabelledDataset.engine(settings)))) {
-                    new LabelRun(dataset, LabelledDataset.QUERY, coco).run(stopping, silent());
+                    new LabelRun(dataset, LabelledDataset.QUERY, coco).run(stopping, LabelRun.ProgressListener.SILENT);
                 } catch (InterruptedException expected) {
                     // the run stops where it is
                 } catch (Exception e) {
@@ -121,19 +121,6 @@ class LabelCommandTest {
         cli.setErr(new PrintWriter(err, true));
         cli.setOut(new PrintWriter(new StringWriter(), true));
         return cli;
-    }
-
-    static LabelRun.ProgressListener silent() {
-        return new LabelRun.ProgressListener() {
-            @Override
-            public void start(long total, long alreadyDone) {}
-
-            @Override
-            public void update(long done, long errors) {}
-
-            @Override
-            public void finish(long done, long errors) {}
-        };
     }
 
     /** Answers the first {@code n} images, then never again: the run hangs until it is interrupted. */

@@ -56,7 +56,7 @@ class LabelThroughServiceTest {
             try (Labeller http = new HttpLabeller(URI.create("http://127.0.0.1:" + facade.port()), null,
                     Duration.ofSeconds(60), 3)) {
                 LabelRun.Summary summary = new LabelRun(dataset, LabelledDataset.QUERY, coco)
-                        .run(http, LabelCommandTest.silent());
+                        .run(http, LabelRun.ProgressListener.SILENT);
                 assertEquals(List.of(), summary.failures());
                 assertEquals(dataset.size(), summary.labelled());
             } finally {
@@ -93,7 +93,7 @@ class LabelThroughServiceTest {
                 CompletableFuture<LabelRun.Summary> run = CompletableFuture.supplyAsync(() -> {
                     try {
                         return new LabelRun(dataset, LabelledDataset.QUERY, coco).run(kafka,
-                                LabelCommandTest.silent());
+                                LabelRun.ProgressListener.SILENT);
                     } catch (Exception e) {
                         throw new AssertionError(e);
                     }

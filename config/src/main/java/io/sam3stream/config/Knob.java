@@ -51,7 +51,13 @@ public enum Knob {
     SAM3_REPLY_TOPIC("sam3.replies", "topic the facades receive replies on"),
     SAM3_REPLY_PARTITIONS("", "reply partitions this facade owns (comma-separated; default: leased automatically)"),
     SAM3_JOB_RETENTION("24h", "how long a finished job stays readable at /v1/jobs/{id}: a duration such as 90s, 30m,"
-            + " 24h or 7d (1s to 365d)");
+            + " 24h or 7d (1s to 365d)"),
+    SAM3_JOBS_TOPIC("sam3.jobs", "compacted topic of the job store's view: one record per job, a tombstone once it"
+            + " expires (created by the facade)"),
+    SAM3_JOB_SUBMISSIONS_TOPIC("sam3.jobs.submissions", "topic of job submissions, partitioned as the results topic"
+            + " (created by the facade)"),
+    SAM3_JOB_STATE_DIR("", "folder of the facade's job store (RocksDB); empty = a fresh temporary folder, rebuilt"
+            + " from Kafka at each start");
 
     private final String defaultValue;
     private final String description;

@@ -28,11 +28,12 @@ import java.util.Properties;
  * @param maxPrompts         most prompts per request
  * @param maxMessageBytes    largest Kafka record
  * @param kafkaOverrides     client properties given as {@code KAFKA_*} variables
+ * @param jobs               the job store's topics, retention and state folder
  */
 public record FacadeConfig(String host, int port, int maxInFlight, Duration replyTimeout, List<String> apiKeys,
         String bootstrapServers, String schemaRegistryUrl, String requestsTopic, String workersTopic,
         String replyTopic, List<Integer> replyPartitions, int topicPartitions, int maxSide, long maxPixels,
-        int maxPrompts, int maxMessageBytes, Properties kafkaOverrides) {
+        int maxPrompts, int maxMessageBytes, Properties kafkaOverrides, JobsConfig jobs) {
 
     /** Room in an HTTP body for everything but the base64 image: prompts, exemplar boxes, field names. */
     private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
@@ -56,7 +57,23 @@ public record FacadeConfig(String host, int port, int maxInFlight, Duration repl
                 settings.getLong(Knob.SAM3_MAX_PIXELS),
                 settings.getInt(Knob.SAM3_MAX_PROMPTS),
                 settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES),
-                settings.kafkaOverrides());
+                settings.kafkaOverrides(),
+                new JobsConfig(settings.get(Knob.SAM3_RESULTS_TOPIC), settings.get(Knob.SAM3_JOB_SUBMISSIONS_TOPIC),
+                        settings.get(Knob.SAM3_JOBS_TOPIC), settings.getDuration(Knob.SAM3_JOB_RETENTION),
+                        settings.get(Knob.SAM3_JOB_STATE_DIR)));
+    }
+
+    /**
+     * What the asynchronous job API ({@code /v1/jobs}) needs beyond the request path.
+     *
+     * @param resultsTopic     where workers publish the results of requests without reply headers
+     * @param submissionsTopic where the facade writes job submissions (partitioned as {@code resultsTopic})
+     * @param jobsTopic        compacted view of every job, read by every facade instance into its store
+     * @param retention        how long a job stays readable after it finished (or was submitted, while pending)
+     * @param stateDir         folder of the local store; empty for a fresh temporary folder per start
+     */
+    public record JobsConfig(String resultsTopic, String submissionsTopic, String jobsTopic, Duration retention,
+            String stateDir) {
     }
 
     /**

@@ -11,12 +11,16 @@ import io.sam3stream.facade.http.BearerAuth;
 import io.sam3stream.facade.http.DemoPage;
 import io.sam3stream.facade.http.ErrorResponses;
 import io.sam3stream.facade.http.InFlightLimiter;
+import io.sam3stream.facade.http.JobJson;
+import io.sam3stream.facade.http.JobRoutes;
 import io.sam3stream.facade.http.OpenApiRoute;
 import io.sam3stream.facade.http.PredictRoute;
 import io.sam3stream.facade.http.RequestTiming;
 import io.sam3stream.facade.http.StatusRoutes;
 import io.sam3stream.facade.kafka.FacadeKafkaProperties;
 import io.sam3stream.facade.kafka.ReplyTopic;
+import io.sam3stream.facade.jobs.JobStore;
+import io.sam3stream.facade.jobs.JobSubmitter;
 import io.sam3stream.facade.metrics.FacadeMetrics;
 import io.sam3stream.facade.predict.PredictRequestParser;
 import io.sam3stream.facade.predict.RequestLimits;
@@ -47,13 +51,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP facade as one object with {@link #start()} and {@link #stop()}: the Javalin server on the front, a
- * Kafka producer of requests, a reply listener and a heartbeat listener behind it. {@code FacadeMain} runs one per
+ * Kafka producer of requests, a reply listener, a heartbeat listener and the job store behind it. {@code FacadeMain} runs one per
  * process; the dev stack and the tests run it in-process. A server starts once; after {@link #stop()} make a new
  * one.
  */
@@ -78,6 +83,7 @@ public final class FacadeServer implements AutoCloseable {
     /** How to stop each started part, the last started on top. */
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private volatile Javalin http;
+    private volatile JobStore jobs;
     private boolean started;
 
     public FacadeServer(FacadeConfig config) {
@@ -150,6 +156,16 @@ public final class FacadeServer implements AutoCloseable {
         heartbeatListener.start();
         running.push(heartbeatListener);
 
+        JobStore jobStore = new JobStore(config, kafka, clientId("jobs"), clock);
+        running.push(jobStore);
+        jobStore.start();
+        jobs = jobStore;
+        KafkaProducer<String, byte[]> submissions = new KafkaProducer<>(kafka.producer(clientId("submissions")),
+                new StringSerializer(), new ByteArraySerializer());
+        running.push(() -> submissions.close(Duration.ofSeconds(5)));
+        JobSubmitter submitter = new JobSubmitter(submissions, new AvroSerializer<>(registry, true),
+                config.requestsTopic(), config.jobs().submissionsTopic(), clock);
+
         RequestReplyClient client = new RequestReplyClient(producer,
                 new SpecificAvroDeserializer<>(registry, SegmentationResult.class), config.requestsTopic(),
                 config.replyTopic(), replyPartitions, pending, decoding);
@@ -158,19 +174,25 @@ public final class FacadeServer implements AutoCloseable {
         metrics.gauge("sam3.workers.ready", "Workers READY with a fresh heartbeat", () -> workers.ready().size());
         metrics.gauge("sam3.reply.partitions.owned", "Reply partitions this instance reads",
                 () -> replyPartitions.owned().size());
-        http = createHttp(client).start(config.host(), config.port());
+        metrics.gauge("sam3.jobs.stored", "Jobs in this instance's view of the job store", jobStore::size);
+        http = createHttp(client, jobStore, submitter,
+                new SpecificAvroDeserializer<>(registry, SegmentationResult.class)).start(config.host(), config.port());
         running.push(() -> {
             http.stop();
             http = null;
         });
     }
 
-    private Javalin createHttp(RequestReplyClient client) {
+    private Javalin createHttp(RequestReplyClient client, JobStore jobStore, JobSubmitter submitter,
+            SpecificAvroDeserializer<SegmentationResult> results) {
         ObjectMapper mapper = new ObjectMapper();
-        PredictRoute predict = new PredictRoute(limiter, config.maxBodyBytes(),
-                new PredictRequestParser(new RequestLimits(config.maxSide(), config.maxPixels(),
-                        config.maxPrompts(), config.maxBodyBytes())),
-                workers, client, new ResultRenderer(mapper), metrics, config.replyTimeout(), clock);
+        PredictRequestParser parser = new PredictRequestParser(new RequestLimits(config.maxSide(),
+                config.maxPixels(), config.maxPrompts(), config.maxBodyBytes()));
+        ResultRenderer renderer = new ResultRenderer(mapper);
+        PredictRoute predict = new PredictRoute(limiter, config.maxBodyBytes(), parser, workers, client, renderer,
+                metrics, config.replyTimeout(), clock);
+        JobRoutes jobRoutes = new JobRoutes(limiter, config.maxBodyBytes(), parser, jobStore, submitter,
+                new JobJson(mapper, renderer, results, config.jobs().resultsTopic()), clock);
         StatusRoutes status = new StatusRoutes(workers, replyPartitions, config, version(), clock);
         RequestTiming timing = new RequestTiming(metrics);
         DemoPage page = new DemoPage();
@@ -186,6 +208,8 @@ public final class FacadeServer implements AutoCloseable {
             cfg.routes.before(timing::start);
             cfg.routes.before(auth);
             cfg.routes.post("/predict", predict);
+            cfg.routes.post("/v1/jobs", jobRoutes::submit);
+            cfg.routes.get("/v1/jobs/{id}", jobRoutes::get);
             cfg.routes.get("/health", status::health);
             cfg.routes.get("/info", status::info);
             cfg.routes.get("/v1/models", status::models);
@@ -213,6 +237,16 @@ public final class FacadeServer implements AutoCloseable {
             Thread.sleep(50);
         }
         return true;
+    }
+
+    /**
+     * Waits until the job store serves {@code /v1/jobs} (its topics exist and its state is restored).
+     *
+     * @return false if that did not happen within {@code timeout}
+     */
+    public boolean awaitJobStore(Duration timeout) throws InterruptedException {
+        JobStore store = jobs;
+        return store != null && store.awaitServing(timeout);
     }
 
     /** The HTTP port actually bound (useful with port 0). */

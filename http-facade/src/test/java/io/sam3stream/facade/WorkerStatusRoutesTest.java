@@ -107,10 +107,11 @@ class WorkerStatusRoutesTest {
             Set<String> documented = new TreeSet<>();
             doc.get("paths").fieldNames().forEachRemaining(documented::add);
             assertEquals(new TreeSet<>(List.of("/predict", "/health", "/info", "/v1/models", "/metrics",
-                    "/openapi.json")), documented);
+                    "/openapi.json", "/v1/jobs", "/v1/jobs/{job_id}")), documented);
             for (String path : documented) {
                 doc.get("paths").get(path).fieldNames().forEachRemaining(method -> {
-                    if (method.equals("get")) {
+                    // a templated path answers 404 for an unknown id by design; JobsTest reads it with real ids
+                    if (method.equals("get") && !path.contains("{")) {
                         assertTrue(facade.get(path).statusCode() != 404, path + " is documented but not served");
                     }
                 });

@@ -23,6 +23,9 @@ public final class ErrorResponses {
 
     private static final Logger LOG = LoggerFactory.getLogger(ErrorResponses.class);
 
+    /** Request attribute set once an error is answered, so that the status handlers do not answer it again. */
+    private static final String ANSWERED = "sam3.error.answered";
+
     private ErrorResponses() {
     }
 
@@ -33,8 +36,12 @@ public final class ErrorResponses {
      */
     public static void install(RoutesConfig routes, long maxBodyBytes) {
         routes.exception(Exception.class, (e, ctx) -> respond(ctx, toApi(e), maxBodyBytes));
-        routes.error(404, "*", ctx -> respond(ctx, ApiException.http(404, "NOT_FOUND",
-                "no route " + ctx.method() + " " + ctx.path()), maxBodyBytes));
+        routes.error(404, "*", ctx -> {
+            if (ctx.attribute(ANSWERED) == null) { // a handler's own 404 (an unknown job) is answered already
+                respond(ctx, ApiException.http(404, "NOT_FOUND", "no route " + ctx.method() + " " + ctx.path()),
+                        maxBodyBytes);
+            }
+        });
         routes.error(405, "*", ctx -> respond(ctx, ApiException.http(405, "METHOD_NOT_ALLOWED",
                 ctx.method() + " is not allowed on " + ctx.path()), maxBodyBytes));
     }
@@ -78,6 +85,7 @@ public final class ErrorResponses {
     }
 
     private static void respond(Context ctx, ApiException error, long maxBodyBytes) {
+        ctx.attribute(ANSWERED, Boolean.TRUE);
         ctx.status(error.status());
         error.headers().forEach(ctx::header);
         if (!keepAlive(ctx, error, maxBodyBytes)) {

@@ -57,6 +57,29 @@ public final class FacadeKafkaProperties {
         return withOverrides(p);
     }
 
+    /**
+     * The job store's Kafka Streams application: exactly-once (a submission is forwarded at most once even when an
+     * instance dies mid-way), one stream thread, records as large as a result plus the job's fields.
+     *
+     * @param applicationId  shared by every facade instance of one deployment (they split the index's partitions)
+     * @param stateDir       folder of the local stores
+     * @param maxRecordBytes largest record of the job store's topics
+     */
+    public Properties streams(String clientId, String applicationId, String stateDir, int maxRecordBytes) {
+        Properties p = common(clientId);
+        p.put("application.id", applicationId);
+        p.put("state.dir", stateDir);
+        p.put("processing.guarantee", "exactly_once_v2");
+        p.put("num.stream.threads", "1");
+        p.put("commit.interval.ms", "100");
+        p.put("statestore.cache.max.bytes", "0"); // the stores are read by GET: every change visible at once
+        p.put("producer.max.request.size", Integer.toString(maxRecordBytes));
+        p.put("producer.buffer.memory", Long.toString(Math.max(32L << 20, 2L * maxRecordBytes)));
+        p.put("consumer.max.partition.fetch.bytes", Integer.toString(maxRecordBytes));
+        p.put("consumer.fetch.max.bytes", Integer.toString(Math.max(maxRecordBytes, 50 << 20)));
+        return withOverrides(p);
+    }
+
     /** Admin client (topic creation and description). */
     public Properties admin(String clientId) {
         return withOverrides(common(clientId));

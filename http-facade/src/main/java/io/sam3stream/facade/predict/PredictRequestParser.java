@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -63,8 +64,25 @@ public final class PredictRequestParser {
      * @throws ApiException 422 or 400 as described above
      */
     public SegmentationRequest parse(byte[] body, String requestId, Instant deadline) {
+        return parse(body, fields -> requestId, deadline);
+    }
+
+    /**
+     * The request a {@code POST /v1/jobs} body describes: a {@code /predict} body, checked the same way, with an
+     * optional {@code job_id}; the request id is the job's id ({@link JobIds}). A job waits in Kafka for as long as
+     * it must, so the request carries no deadline.
+     *
+     * @param idempotencyKey the {@code Idempotency-Key} header, null when absent
+     * @throws ApiException 422 or 400 as {@link #parse(byte[], String, Instant)}, and for a malformed id
+     */
+    public SegmentationRequest parseJob(byte[] body, String idempotencyKey) {
+        return parse(body, fields -> JobIds.choose(idempotencyKey, fields.optional(JobIds.FIELD)), null);
+    }
+
+    private SegmentationRequest parse(byte[] body, Function<JsonFields, String> requestId, Instant deadline) {
         JsonNode root = imageFirst.read(body).map(JsonNode.class::cast).orElseGet(() -> readJson(body));
         JsonFields fields = JsonFields.of(root, "");
+        String id = requestId.apply(fields);
         JsonNode imageNode = root.get(ImageFirstTreeReader.IMAGE);
         String imageBase64 = imageNode != null && imageNode.isBinary() ? null
                 : fields.requiredString(ImageFirstTreeReader.IMAGE);
@@ -79,7 +97,7 @@ public final class PredictRequestParser {
         byte[] image = imageBase64 == null ? ImageCheck.check(binary(imageNode), limits)
                 : ImageCheck.decode(imageBase64, limits);
         return SegmentationRequest.newBuilder()
-                .setRequestId(requestId)
+                .setRequestId(id)
                 .setImage(ByteBuffer.wrap(image))
                 .setImageUri(null)
                 .setPrompts(prompts)

@@ -3,6 +3,7 @@ package io.sam3stream.facade.reply;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.facade.http.ApiException;
+import io.sam3stream.facade.kafka.ProduceFailures;
 import io.sam3stream.schemas.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -69,11 +67,11 @@ public final class RequestReplyClient {
         try {
             producer.send(new ProducerRecord<>(requestsTopic, null, id, request, headers), (metadata, error) -> {
                 if (error != null) {
-                    pending.fail(id, sendFailure(error));
+                    pending.fail(id, ProduceFailures.toApi(error));
                 }
             });
         } catch (RuntimeException e) { // serialization and other failures raised before the record is queued
-            pending.fail(id, sendFailure(e));
+            pending.fail(id, ProduceFailures.toApi(e));
         }
         return reply.thenApplyAsync(value -> decode(id, value), decoding);
     }
@@ -93,19 +91,5 @@ public final class RequestReplyClient {
                     + result.getRequestId());
         }
         return result;
-    }
-
-    private static RuntimeException sendFailure(Throwable error) {
-        if (error instanceof ApiException api) {
-            return api;
-        }
-        if (error instanceof RecordTooLargeException) {
-            return ApiException.payloadTooLarge("the request does not fit a Kafka record: " + error.getMessage());
-        }
-        if (error instanceof RetriableException || error instanceof SerializationException) {
-            // broker or schema registry unreachable: the same request may succeed later
-            return ApiException.unavailable("the request could not be produced: " + error.getMessage());
-        }
-        return ApiException.internal("the request could not be produced: " + error);
     }
 }

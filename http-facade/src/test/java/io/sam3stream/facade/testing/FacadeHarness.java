@@ -68,6 +68,29 @@ public final class FacadeHarness implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** POST /v1/jobs with this JSON body, and an {@code Idempotency-Key} unless it is null. */
+    public HttpResponse<String> submitJob(String body, String idempotencyKey) {
+        return await(submitJobAsync(body, idempotencyKey));
+    }
+
+    public CompletableFuture<HttpResponse<String>> submitJobAsync(String body, String idempotencyKey) {
+        HttpRequest.Builder request = authorized(HttpRequest.newBuilder(uri("/v1/jobs")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits until the job store serves /v1/jobs (topics set up, state restored). */
+    public FacadeHarness awaitJobStore() throws InterruptedException {
+        if (!server.awaitJobStore(Duration.ofSeconds(60))) {
+            throw new AssertionError("the job store did not start within 60 s");
+        }
+        return this;
+    }
+
     /** Sends any request built against this facade, adding the bearer token. */
     public HttpResponse<String> send(HttpRequest.Builder request) {
         return await(CLIENT.sendAsync(authorized(request).build(), HttpResponse.BodyHandlers.ofString()));

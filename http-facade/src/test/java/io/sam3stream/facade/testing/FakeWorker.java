@@ -63,6 +63,7 @@ public final class FakeWorker implements AutoCloseable {
 
     private final String workerId;
     private final String workersTopic;
+    private final String resultsTopic;
     private final KafkaConsumer<String, SegmentationRequest> consumer;
     private final KafkaProducer<String, IndexedRecord> producer;
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
@@ -79,7 +80,17 @@ public final class FakeWorker implements AutoCloseable {
      * @param workersTopic  topic for heartbeats
      */
     public FakeWorker(String workerId, String group, String requestsTopic, String workersTopic) {
+        this(workerId, group, requestsTopic, workersTopic, null);
+    }
+
+    /**
+     * A worker that, as the real one, answers a request without reply headers on {@code resultsTopic}, keyed by
+     * its request id (null: such requests are not expected).
+     */
+    public FakeWorker(String workerId, String group, String requestsTopic, String workersTopic,
+            String resultsTopic) {
         this.workerId = workerId;
+        this.resultsTopic = resultsTopic;
         this.workersTopic = workersTopic;
         SchemaRegistryClient registry = TestStack.registryClient();
         Properties c = new Properties();
@@ -172,6 +183,11 @@ public final class FakeWorker implements AutoCloseable {
     }
 
     private void reply(ConsumerRecord<String, SegmentationRequest> request) {
+        if (request.headers().lastHeader(Topics.ReplyHeaders.REPLY_TOPIC) == null && resultsTopic != null) {
+            SegmentationRequest r = request.value();
+            producer.send(new ProducerRecord<>(resultsTopic, r.getRequestId(), answer(r)));
+            return;
+        }
         Header correlation = request.headers().lastHeader(Topics.ReplyHeaders.CORRELATION_ID);
         String topic = new String(request.headers().lastHeader(Topics.ReplyHeaders.REPLY_TOPIC).value(),
                 StandardCharsets.UTF_8);
