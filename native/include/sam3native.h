@@ -190,7 +190,7 @@ SAM3N_API sam3n_status sam3n_describe(sam3n_handle handle, const char** text);
 
 /** How the fusion encoder's runs went through metal traces. */
 typedef struct sam3n_encoder_trace {
-    int32_t expected;    /* non-zero when this device runs the encoder through traces (ttnn, fused, trace region) */
+    int32_t expected;    /* non-zero when this device should run the encoder through traces (ttnn, fused) */
     int32_t captured;    /* non-zero once a trace of the encoder has been recorded */
     int64_t traced_runs; /* encoder runs that replayed a trace */
     int64_t eager_runs;  /* encoder runs that executed op by op (the host implementation: every run) */

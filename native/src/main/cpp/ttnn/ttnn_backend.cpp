@@ -96,7 +96,8 @@ public:
     }
 
     sam3n_encoder_trace encoder_trace() const override {
-        const bool expected = options_.fused && options_.trace_region_size > 0;
+        // the fused paths are validated with the encoder as a trace: without a trace region that cannot hold
+        const bool expected = options_.fused;
         if (!encoder_) {
             return {expected ? 1 : 0, 0, 0, 0};
         }

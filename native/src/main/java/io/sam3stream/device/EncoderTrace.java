@@ -5,7 +5,7 @@ package io.sam3stream.device;
  * region, the encoder is recorded once and replayed; a run that executes op by op there is a fallback, slower and
  * not the numerics that were validated, which is why a worker refuses READY unless its warm-up replayed the trace.
  *
- * @param expected   the device runs the encoder through traces (ttnn, {@code TT_FUSED=1}, a trace region)
+ * @param expected   the device should run the encoder through traces (ttnn with {@code TT_FUSED=1})
  * @param captured   a trace of the encoder has been recorded
  * @param tracedRuns runs that replayed a trace
  * @param eagerRuns  runs that executed op by op (on the host implementation, every run)
