@@ -14,14 +14,19 @@ RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests package
 
 # ---- worker: the engine on the CPU backend, one record at a time ----------------------------------------------
 FROM eclipse-temurin:17-jre AS worker
-# uid 10001: recent Ubuntu bases already hold uid 1000; the mounted HF cache only has to be world-readable
-RUN useradd --uid 10001 --create-home sam3
+# curl serves the compose health check of GET /health/ready; uid 10001: recent Ubuntu bases already hold uid
+# 1000; the mounted HF cache only has to be world-readable
+RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/* \
+    && useradd --uid 10001 --create-home sam3
 WORKDIR /app
 COPY --from=build /src/worker/target/sam3-worker.jar /app/
 COPY --from=build /src/worker/target/lib /app/lib
 # DJL unpacks libtorch from the bundled native jar into this folder on first start (offline: never downloads)
 ENV DJL_CACHE_DIR=/home/sam3/.djl.ai
 USER sam3
+# /metrics (Prometheus), /health/live and /health/ready on the JDK's own HTTP server (SAM3_WORKER_HTTP_PORT)
+ENV SAM3_WORKER_HTTP_PORT=9400
+EXPOSE 9400
 # libtorch frees activations with free(): two glibc arenas and a fixed 1 MiB mmap threshold return them to the
 # system instead of keeping them in per-thread arenas (0.4-0.8 GB less at the full-size peak; docs/PERFORMANCE.md).
 ENV MALLOC_ARENA_MAX=2 \

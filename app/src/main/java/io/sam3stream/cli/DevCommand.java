@@ -30,6 +30,12 @@ public final class DevCommand implements Callable<Integer> {
     /** Printed once the worker is warmed up and the facade listens; tt-model-manager waits for this text. */
     public static final String READY_LINE = "Application startup complete";
 
+    /**
+     * The worker's metrics and probes port unless SAM3_WORKER_HTTP_PORT says otherwise: the port the container
+     * images and the Prometheus scrape configuration use, so one dashboard fits both.
+     */
+    static final String WORKER_HTTP_PORT = "9400";
+
     @Spec
     private CommandSpec spec;
 
@@ -77,6 +83,11 @@ public final class DevCommand implements Callable<Integer> {
         if (port != null) {
             settings = settings.with(Knob.SAM3_PORT, port.toString());
         }
+        String workerPortVariable = System.getenv(Knob.SAM3_WORKER_HTTP_PORT.name());
+        if (workerPortVariable == null || workerPortVariable.isBlank()) {
+            // the knob's default (-1, off) suits a worker someone else deploys; the dev stack is for looking at
+            settings = settings.with(Knob.SAM3_WORKER_HTTP_PORT, WORKER_HTTP_PORT);
+        }
         settings.ignoredVariables().forEach(progress);
         progress.accept("Loading weights ...");
         ModelSource source;
@@ -98,6 +109,8 @@ public final class DevCommand implements Callable<Integer> {
         Thread onSignal = new Thread(stack::close, "sam3-dev-shutdown");
         Runtime.getRuntime().addShutdownHook(onSignal);
         String url = "http://" + host + ":" + stack.httpPort();
+        stack.workerHttpPort().ifPresent(workerPort -> progress.accept("Worker metrics at http://" + host + ":"
+                + workerPort + "/metrics, probes /health/live and /health/ready"));
         progress.accept(READY_LINE + ": open " + url + "/ in a browser, or send requests to POST " + url
                 + "/predict" + (source.isDemo() ? " (DEMO MODEL: answers are not meaningful)" : ""));
         try {

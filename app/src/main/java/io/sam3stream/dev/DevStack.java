@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -100,6 +101,11 @@ public final class DevStack implements AutoCloseable {
     /** The port the facade listens on. */
     public int httpPort() {
         return facade.port();
+    }
+
+    /** The port of the worker's {@code /metrics} and health probes; empty when SAM3_WORKER_HTTP_PORT is -1. */
+    public OptionalInt workerHttpPort() {
+        return worker.httpPort();
     }
 
     /** The settings the components run with (with the actual Kafka and registry addresses). */

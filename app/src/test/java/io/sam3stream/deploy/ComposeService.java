@@ -52,6 +52,16 @@ final class ComposeService {
         return texts(node.path("ports"));
     }
 
+    /** {@code expose:}: container ports reachable by the other services but not published on the host. */
+    List<String> expose() {
+        return texts(node.path("expose"));
+    }
+
+    /** {@code profiles:}; a service with none starts with every {@code docker compose up}. */
+    List<String> profiles() {
+        return texts(node.path("profiles"));
+    }
+
     /** {@code command:}, which this file writes as a list so no shell splitting is involved. */
     List<String> command() {
         JsonNode command = node.path("command");

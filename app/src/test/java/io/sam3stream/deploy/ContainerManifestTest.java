@@ -203,9 +203,9 @@ class ContainerManifestTest {
 
     @Test
     void buildsTheTtMetalTreeTheJniLibraryIsWrittenAgainst() {
-        Matcher pin = Pattern.compile("tt-metal ([0-9a-f]{40})").matcher(
-                RepositoryFiles.text("native/cmake/ttnn.cmake"));
-        assertTrue(pin.find(), "native/cmake/ttnn.cmake names its tt-metal commit");
+        Matcher pin = Pattern.compile("^([0-9a-f]{40})$", Pattern.MULTILINE).matcher(
+                RepositoryFiles.text("native/cmake/tt-metal-pin.txt"));
+        assertTrue(pin.find(), "native/cmake/tt-metal-pin.txt names the tt-metal commit");
         JsonNode ttMetal = MANIFEST.path("source").path("tt_metal");
         assertTrue(ttMetal.path("repo").asText().startsWith("https://"), "a repository URL git can clone");
         assertEquals(pin.group(1), ttMetal.path("ref").asText(),

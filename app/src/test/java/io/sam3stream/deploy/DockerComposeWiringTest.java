@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sam3stream.config.Knob;
+import io.sam3stream.operations.OperationsServer;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** docker-compose.yml is wired the way the code reads its configuration (Docker itself cannot run here). */
@@ -37,8 +39,14 @@ class DockerComposeWiringTest {
     }
 
     @Test
-    void declaresTheBrokerTheRegistryTheWorkerAndTheFacade() {
-        assertEquals(Set.of("kafka", "schema-registry", "worker", "facade"), COMPOSE.services().keySet());
+    void declaresTheBrokerTheRegistryTheWorkerAndTheFacadeAndMonitoringOnlyOnRequest() {
+        Set<String> always = COMPOSE.services().values().stream().filter(s -> s.profiles().isEmpty())
+                .map(ComposeService::name).collect(Collectors.toSet());
+        assertEquals(Set.of("kafka", "schema-registry", "worker", "facade"), always);
+        for (String monitoring : MonitoringConfigTest.SERVICES) {
+            assertEquals(List.of(MonitoringConfigTest.PROFILE), COMPOSE.service(monitoring).profiles(), monitoring);
+        }
+        assertEquals(always.size() + MonitoringConfigTest.SERVICES.size(), COMPOSE.services().size());
         assertTrue(COMPOSE.service("kafka").image().startsWith("apache/kafka:"));
         assertTrue(COMPOSE.service("schema-registry").image().startsWith("confluentinc/cp-schema-registry:"));
     }
@@ -150,16 +158,30 @@ class DockerComposeWiringTest {
     }
 
     @Test
-    void workerHealthFollowsTheReadyFileItIsToldToWriteOnATmpfs() {
+    void workerHealthCheckAsksTheReadinessProbeOnThePortTheWorkerServes() {
         ComposeService worker = COMPOSE.service("worker");
-        List<String> command = worker.command();
-        int option = command.indexOf("--ready-file");
-        assertTrue(option >= 0 && option + 1 < command.size(), "worker command " + command);
-        String readyFile = command.get(option + 1);
-        assertTrue(worker.healthcheck().orElse("").contains(readyFile), "health check " + worker.healthcheck());
-        // a marker on the container's own layer would survive a restart and report READY before warm-up
-        assertTrue(worker.tmpfs().stream().anyMatch(t -> readyFile.startsWith(t + "/")),
-                readyFile + " is not on one of the worker's tmpfs mounts " + worker.tmpfs());
+        String port = workerHttpPort();
+        assertTrue(Integer.parseInt(port) > 0, "the worker serves no probes: SAM3_WORKER_HTTP_PORT=" + port);
+        assertTrue(worker.healthcheck().orElse("").contains("http://localhost:" + port + OperationsServer.READY),
+                "worker health check " + worker.healthcheck());
+        assertTrue(worker.expose().contains(port), "Prometheus reaches the worker on " + port + ": " + worker.expose());
+        // a fixed host port would stop `--scale worker=N`: each replica gets a free one
+        assertTrue(worker.ports().stream().allMatch(p -> p.equals(port)), "published ports " + worker.ports());
+        assertEquals(port, ServiceVariables.resolved(Map.of("SAM3_WORKER_HTTP_PORT",
+                dockerfileEnv("SAM3_WORKER_HTTP_PORT")), Knob.SAM3_WORKER_HTTP_PORT), "the image's own default");
+        assertTrue(Dockerfile.load().stage("worker").exposed().contains(port), "the worker image exposes " + port);
+    }
+
+    /** The port the compose worker serves {@code /metrics} and its probes on. */
+    static String workerHttpPort() {
+        return ServiceVariables.resolved(COMPOSE.service("worker").environment(), Knob.SAM3_WORKER_HTTP_PORT);
+    }
+
+    private static String dockerfileEnv(String name) {
+        return Dockerfile.load().stage("worker").instructions().stream().filter(i -> i.keyword().equals("ENV"))
+                .map(i -> i.arguments().trim()).filter(a -> a.startsWith(name + "="))
+                .map(a -> a.substring(name.length() + 1)).findFirst()
+                .orElseThrow(() -> new AssertionError("the worker image sets no " + name));
     }
 
     @Test

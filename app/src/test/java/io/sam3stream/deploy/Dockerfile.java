@@ -32,6 +32,12 @@ final class Dockerfile {
                     .reduce((first, second) -> second);
         }
 
+        /** The ports of its {@code EXPOSE} instructions. */
+        List<String> exposed() {
+            return instructions.stream().filter(i -> i.keyword().equals("EXPOSE"))
+                    .flatMap(i -> Arrays.stream(i.arguments().trim().split("\\s+"))).toList();
+        }
+
         /** The exec-form ENTRYPOINT. */
         List<String> entrypoint() {
             String json = instructions.stream().filter(i -> i.keyword().equals("ENTRYPOINT"))

@@ -120,7 +120,7 @@ class DockerfileTest {
                 RepositoryFiles.text("worker/pom.xml"));
         assertTrue(mainClass.find(), "worker/pom.xml names the jar's main class");
         assertEquals(WorkerCommand.class.getName(), mainClass.group(1));
-        // compose appends --ready-file to the entrypoint
+        // a supervisor without HTTP probes appends --ready-file to the entrypoint
         assertNotNull(new CommandLine(new WorkerCommand()).getCommandSpec().findOption("--ready-file"));
     }
 }

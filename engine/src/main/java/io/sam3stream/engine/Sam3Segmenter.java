@@ -6,6 +6,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
+import io.sam3stream.device.EncoderTrace;
 import io.sam3stream.imaging.BinaryMask;
 import io.sam3stream.imaging.CocoRle;
 import io.sam3stream.imaging.ImageDecoder;
@@ -35,6 +36,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -113,6 +115,8 @@ public final class Sam3Segmenter implements Segmenter {
         CachedFeatures<ImageFeatures> hit = imageCache.get(p.pixelDigest);
         boolean cached = hit != null;
         CachedFeatures<ImageFeatures> image = cached ? hit : encodeImage(p);
+        long imageEncoded = System.nanoTime();
+        long textEncoderNanos = 0;
         // Features computed for this request enter the text cache only once the request is done with every
         // prompt: storing one earlier could evict (and close) another prompt of the same request while it is still
         // needed, whatever the cache size.
@@ -124,12 +128,15 @@ public final class Sam3Segmenter implements Segmenter {
                 t = computed.get(prompt.text());
             }
             if (t == null) {
+                long textStart = System.nanoTime();
                 t = encodeText(prompt.text());
+                textEncoderNanos += System.nanoTime() - textStart;
                 computed.put(prompt.text(), t);
             }
             texts.add(t.value());
         }
         List<PromptDetections> detections;
+        long groundingStart = System.nanoTime();
         try (NDScope scope = new NDScope()) {
             scope.suppressNotUsedWarning();
             NDArray features = NDArrays.concat(new NDList(texts.stream().map(TextEncoding::features).toList()), 0);
@@ -152,7 +159,9 @@ public final class Sam3Segmenter implements Segmenter {
                 image.close();
             }
         }
-        return new Inference(p, detections, millis(System.nanoTime() - start), cached);
+        long end = System.nanoTime();
+        return new Inference(p, detections, millis(end - start), cached, cached ? 0 : millis(imageEncoded - start),
+                computed.size(), millis(textEncoderNanos), millis(end - groundingStart));
     }
 
     private CachedFeatures<ImageFeatures> encodeImage(PreparedRequest p) {
@@ -275,6 +284,11 @@ public final class Sam3Segmenter implements Segmenter {
     @Override
     public EngineInfo info() {
         return info;
+    }
+
+    @Override
+    public Optional<EncoderTrace> encoderTrace() {
+        return model.encoderTrace();
     }
 
     @Override

@@ -89,12 +89,38 @@ class WorkerStatusRoutesTest {
             assertEquals(1, info.get("workers").size());
             assertEquals("worker-i", info.get("workers").get(0).get("worker_id").asText());
             assertEquals("fp32", info.get("workers").get(0).get("runtime").get("SAM3_PRECISION").asText());
+            assertFalse(info.get("runtime").has("encoder_trace_captured"), "no worker runs its encoder on a device");
 
             JsonNode models = json(facade.get("/v1/models"));
             assertEquals("list", models.get("object").asText());
             assertEquals("sam3-p150", models.get("data").get(0).get("id").asText());
             assertEquals("model", models.get("data").get(0).get("object").asText());
             assertTrue(models.get("data").get(0).get("created").isIntegralNumber());
+        }
+    }
+
+    @Test
+    @SuppressWarnings("try")
+    void infoLiftsTheDeviceWorkersEncoderTraceFieldsAsTheReferenceNamesThem() throws Exception {
+        String requests = TestStack.uniqueTopic("requests");
+        String workersTopic = TestStack.uniqueTopic("workers");
+        TestStack.createTopics(1, Map.of(requests, false));
+        TestStack.createTopics(1, Map.of(workersTopic, true));
+        String group = TestStack.uniqueTopic("group");
+        try (FakeWorker clean = new FakeWorker("tt-0", group, requests, workersTopic)
+                .withRuntime(Map.of("encoder_trace_captured", "true", "encoder_fallbacks", "0")).ready();
+                FakeWorker fellBack = new FakeWorker("tt-1", group, requests, workersTopic)
+                        .withRuntime(Map.of("encoder_trace_captured", "true", "encoder_fallbacks", "2")).ready();
+                FacadeHarness facade = FacadeHarness.start(Map.of(
+                        "SAM3_REQUESTS_TOPIC", requests,
+                        "SAM3_WORKERS_TOPIC", workersTopic,
+                        "SAM3_REPLY_TOPIC", TestStack.uniqueTopic("replies"),
+                        "SAM3_REPLY_PARTITIONS", "1")).awaitHealthy()) {
+            FacadeHarness.awaitTrue(Duration.ofSeconds(10),
+                    () -> json(facade.get("/info")).get("workers").size() == 2);
+            JsonNode runtime = json(facade.get("/info")).get("runtime");
+            assertTrue(runtime.get("encoder_trace_captured").asBoolean(), runtime.toString());
+            assertEquals(2, runtime.get("encoder_fallbacks").asLong(), runtime.toString());
         }
     }
 

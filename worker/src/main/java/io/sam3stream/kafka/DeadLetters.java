@@ -3,6 +3,7 @@ package io.sam3stream.kafka;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import io.sam3stream.operations.Verdict;
 import io.sam3stream.schemas.Topics.DeadLetterHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -34,7 +35,7 @@ public final class DeadLetters {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
         headers.add(DeadLetterHeaders.EXCEPTION_STACKTRACE, utf8(trace.toString()));
-        return new Outcome(dlqTopic, null, record.key(), record.value(), headers, true);
+        return new Outcome(dlqTopic, null, record.key(), record.value(), headers, Verdict.deadLetterOf(error));
     }
 
     private static byte[] utf8(String s) {

@@ -1,5 +1,6 @@
 package io.sam3stream.kafka;
 
+import io.sam3stream.operations.Verdict;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -12,6 +13,12 @@ import org.apache.kafka.common.header.Headers;
  * @param key       record key (the request id for results; the original key for dead letters)
  * @param value     record value (an encoded result, or the original bytes for dead letters)
  * @param headers   record headers
- * @param deadLetter true when this is a dead letter rather than a result
+ * @param verdict   what the record came to, as the worker's counters see it once this is committed
  */
-public record Outcome(String topic, Integer partition, byte[] key, byte[] value, Headers headers, boolean deadLetter) {}
+public record Outcome(String topic, Integer partition, byte[] key, byte[] value, Headers headers, Verdict verdict) {
+
+    /** True when this is a dead letter rather than a result. */
+    public boolean deadLetter() {
+        return verdict instanceof Verdict.DeadLettered;
+    }
+}

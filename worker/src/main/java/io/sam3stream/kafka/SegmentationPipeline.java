@@ -9,6 +9,9 @@ import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.RequestRejectedException;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.Segmenter;
+import io.sam3stream.operations.ReplyProblem;
+import io.sam3stream.operations.Verdict;
+import io.sam3stream.operations.WorkerMetrics;
 import io.sam3stream.schemas.Topics.DeadLetterHeaders;
 import io.sam3stream.schemas.Topics.ReplyHeaders;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
@@ -83,6 +86,7 @@ public final class SegmentationPipeline implements RecordPipeline {
     private final Backoff backoff;
     private final Clock clock;
     private final DoubleConsumer forwardObserver;
+    private final WorkerMetrics metrics;
     private final ExecutorService host;
     private final ExecutorService device;
 
@@ -92,9 +96,10 @@ public final class SegmentationPipeline implements RecordPipeline {
      * @param registry        where request schemas are fetched and result schemas registered
      * @param admin           looks up the reply topics requests name
      * @param forwardObserver told the wall time of every forward, in milliseconds
+     * @param metrics         told the stage and module times, the cache look-ups and the device's busy time
      */
     public SegmentationPipeline(Segmenter engine, WorkerConfig config, SchemaRegistryClient registry, Admin admin,
-            DoubleConsumer forwardObserver) {
+            DoubleConsumer forwardObserver, WorkerMetrics metrics) {
         this.engine = engine;
         this.requests = new SpecificAvroDeserializer<>(registry, SegmentationRequest.class);
         this.results = new AvroSerializer<>(registry, true);
@@ -107,6 +112,7 @@ public final class SegmentationPipeline implements RecordPipeline {
         this.deadLetterTopic = config.deadLetterTopic();
         this.maxMessageBytes = config.maxMessageBytes();
         this.forwardObserver = forwardObserver;
+        this.metrics = metrics;
         // two host threads: one record preparing while another finishes
         this.host = Executors.newFixedThreadPool(2, named("sam3-host"));
         this.device = Executors.newSingleThreadExecutor(named("sam3-device"));
@@ -115,6 +121,7 @@ public final class SegmentationPipeline implements RecordPipeline {
     @Override
     public CompletableFuture<Outcome> submit(ConsumerRecord<byte[], byte[]> record) {
         Job job = new Job(record, clock.millis(), System.nanoTime());
+        metrics.queueWait(job.queueMs);
         return CompletableFuture.supplyAsync(() -> prepare(job), host)
                 .thenApplyAsync(prepared -> infer(job, prepared), device)
                 .thenApplyAsync(inference -> finish(job, inference), host)
@@ -182,13 +189,21 @@ public final class SegmentationPipeline implements RecordPipeline {
     private Inference infer(Job job, PreparedRequest prepared) {
         translator.requireBeforeDeadline(job.request); // it may have waited behind a long forward
         long start = System.nanoTime();
-        Inference inference = engine.infer(prepared);
+        Inference inference;
+        metrics.device().begin();
+        try {
+            inference = engine.infer(prepared);
+        } finally {
+            metrics.device().end();
+        }
         forwardObserver.accept((System.nanoTime() - start) / 1e6);
+        metrics.inferred(inference);
         return inference;
     }
 
     private Outcome finish(Job job, Inference inference) {
         SegmentResponse response = engine.finish(inference);
+        metrics.segmented(response.timings());
         return encode(job, resultFactory.ok(job.request, response, job.queueMs, job.elapsedMs()));
     }
 
@@ -225,11 +240,14 @@ public final class SegmentationPipeline implements RecordPipeline {
     private Outcome encode(Job job, SegmentationResult result) {
         ReplyDestination wanted = ReplyDestination.of(job.record.headers(), resultsTopic);
         ReplyDestination destination = replyTopics.check(wanted);
-        String replyProblem = destination != wanted
+        String headerProblem = ReplyDestination.partitionHeaderProblem(job.record.headers());
+        ReplyProblem problem = destination != wanted ? ReplyProblem.UNKNOWN_DESTINATION
+                : headerProblem != null ? ReplyProblem.BAD_PARTITION_HEADER : null;
+        String replyProblem = problem == ReplyProblem.UNKNOWN_DESTINATION
                 ? "the reply destination " + wanted.topic() + (wanted.partition() == null ? "" : "[" + wanted.partition()
                         + "]") + " named by the request's " + ReplyHeaders.REPLY_TOPIC + "/" + ReplyHeaders.REPLY_PARTITION
                         + " headers does not exist"
-                : ReplyDestination.partitionHeaderProblem(job.record.headers());
+                : headerProblem;
         if (replyProblem != null && result.getStatus() == Status.OK) {
             LOG.warn("request {}: {}; answering with an ERROR on {}", result.getRequestId(), replyProblem,
                     destination.topic());
@@ -237,16 +255,21 @@ public final class SegmentationPipeline implements RecordPipeline {
                     replyProblem + "; the segmentation was not delivered: fix the headers and send the request again",
                     job.queueMs, job.elapsedMs()));
         }
+        long encodeStart = System.nanoTime();
         byte[] value = backoff.retry("writing result " + result.getRequestId(),
                 () -> results.serialize(destination.topic(), result), SegmentationPipeline::isRegistryUnavailable);
+        metrics.encoded(Duration.ofNanos(System.nanoTime() - encodeStart));
         if (value.length + RECORD_OVERHEAD_BYTES > maxMessageBytes) {
             return encode(job, resultFactory.error(job.request, ErrorCode.PAYLOAD_TOO_LARGE,
                     "the result takes " + value.length + " bytes, more than SAM3_MAX_MESSAGE_BYTES=" + maxMessageBytes
                             + " allows; ask for mask_format rle_compressed or none, or fewer instances",
                     job.queueMs, job.elapsedMs()));
         }
+        metrics.processed(result.getStatus(), job.elapsedMs());
         return new Outcome(destination.topic(), destination.partition(),
-                result.getRequestId().getBytes(StandardCharsets.UTF_8), value, destination.resultHeaders(), false);
+                result.getRequestId().getBytes(StandardCharsets.UTF_8), value, destination.resultHeaders(),
+                new Verdict.Answered(result.getStatus(), result.getError() == null ? null : result.getError().getCode(),
+                        problem));
     }
 
     /**

@@ -2,18 +2,21 @@ package io.sam3stream.kafka;
 
 import io.sam3stream.avro.WorkerState;
 import io.sam3stream.avro.WorkerStatus;
+import io.sam3stream.device.EncoderTrace;
 import io.sam3stream.engine.EngineInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -46,6 +49,7 @@ public final class StatusHeartbeats implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private WorkerState state = WorkerState.STARTING;
     private EngineInfo engine;
+    private Supplier<Optional<EncoderTrace>> encoderTrace = Optional::empty;
     private Double lastForwardMs;
 
     /**
@@ -75,6 +79,11 @@ public final class StatusHeartbeats implements AutoCloseable {
     /** The engine is loaded: statuses from now on carry its backend, device and model identity. */
     public synchronized void engineLoaded(EngineInfo info) {
         this.engine = info;
+    }
+
+    /** Statuses from now on report the encoder's trace counters ({@code encoder_trace_captured}, ...) as of then. */
+    public synchronized void reportEncoderTrace(Supplier<Optional<EncoderTrace>> source) {
+        this.encoderTrace = source;
     }
 
     /** A forward finished in {@code millis}; the next status reports it. */
@@ -138,10 +147,14 @@ public final class StatusHeartbeats implements AutoCloseable {
                 serializer.serialize(config.workersTopic(), status)));
     }
 
-    /** The configured switches, and what the engine resolved them to once it is loaded ({@code precision}). */
+    /**
+     * The configured switches, what the engine resolved them to once it is loaded ({@code precision}), and where
+     * the encoder runs on a device, its trace counters.
+     */
     private Map<String, String> runtime() {
         Map<String, String> runtime = new LinkedHashMap<>(config.runtime());
         runtime.put(PRECISION, engine.precision());
+        runtime.putAll(EncoderTraceGate.runtimeEntries(encoderTrace.get()));
         return runtime;
     }
 

@@ -32,11 +32,12 @@ import java.util.Properties;
  * @param limits            request bounds the engine enforces, reported in heartbeats
  * @param runtime           runtime switches reported in heartbeats, by knob name
  * @param kafkaOverrides    client properties given as {@code KAFKA_*} variables
+ * @param httpPort          port of {@code /metrics} and the health probes: -1 = none, 0 = any free port
  */
 public record WorkerConfig(String workerId, String bootstrapServers, String schemaRegistryUrl, String consumerGroup,
         String requestsTopic, String resultsTopic, String deadLetterTopic, String workersTopic, int topicPartitions,
         int maxMessageBytes, Optional<Path> imageRoot, int warmupRuns, WorkerLimits limits,
-        Map<String, String> runtime, Properties kafkaOverrides) {
+        Map<String, String> runtime, Properties kafkaOverrides, int httpPort) {
 
     /** Knobs that change how the engine runs without changing its answers; heartbeats report them. */
     private static final List<Knob> RUNTIME_KNOBS = List.of(Knob.SAM3_PRECISION, Knob.SAM3_NUM_THREADS,
@@ -76,7 +77,8 @@ public record WorkerConfig(String workerId, String bootstrapServers, String sche
                         .setMaxMessageBytes(settings.getInt(Knob.SAM3_MAX_MESSAGE_BYTES))
                         .build(),
                 runtime,
-                settings.kafkaOverrides());
+                settings.kafkaOverrides(),
+                settings.getInt(Knob.SAM3_WORKER_HTTP_PORT));
     }
 
     /** The Kafka clients' shared settings. */

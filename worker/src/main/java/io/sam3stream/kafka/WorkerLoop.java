@@ -1,5 +1,7 @@
 package io.sam3stream.kafka;
 
+import io.sam3stream.operations.WorkerHealth;
+import io.sam3stream.operations.WorkerMetrics;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -73,6 +76,8 @@ public final class WorkerLoop implements Runnable {
     private final RecordPipeline pipeline;
     private final String requestTopic;
     private final Duration drainTimeout;
+    private final WorkerMetrics metrics;
+    private final WorkerHealth health;
     private final Deque<ConsumerRecord<byte[], byte[]>> backlog = new ArrayDeque<>();
     private final Deque<InFlight> inFlight = new ArrayDeque<>();
     private final AtomicBoolean accepting = new AtomicBoolean(true);
@@ -87,14 +92,18 @@ public final class WorkerLoop implements Runnable {
      * @param pipeline     turns records into outcomes
      * @param requestTopic topic to consume
      * @param drainTimeout longest wait for in-flight records when partitions are revoked or the worker stops
+     * @param metrics      told the records consumed, the commit times and every committed outcome
+     * @param health       told of every poll (the liveness probe's sign of progress)
      */
     public WorkerLoop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer, RecordPipeline pipeline,
-            String requestTopic, Duration drainTimeout) {
+            String requestTopic, Duration drainTimeout, WorkerMetrics metrics, WorkerHealth health) {
         this.consumer = consumer;
         this.producer = producer;
         this.pipeline = pipeline;
         this.requestTopic = requestTopic;
         this.drainTimeout = drainTimeout;
+        this.metrics = metrics;
+        this.health = health;
     }
 
     /**
@@ -111,10 +120,13 @@ public final class WorkerLoop implements Runnable {
             consumer.subscribe(List.of(requestTopic), new Rebalance());
             while (accepting.get()) {
                 try {
-                    consumer.poll(POLL).forEach(backlog::add);
+                    ConsumerRecords<byte[], byte[]> polled = consumer.poll(POLL);
+                    metrics.consumed(polled.count());
+                    polled.forEach(backlog::add);
                 } catch (WakeupException e) {
                     // stop() or a finished record woke us; records this poll fetched are fetched again next time
                 }
+                health.polled();
                 if (!accepting.get()) {
                     break; // records polled after stop() are not started
                 }
@@ -198,12 +210,15 @@ public final class WorkerLoop implements Runnable {
         }
         published.addAndGet(batch.size());
         deadLettered.addAndGet(outcomes.stream().filter(Outcome::deadLetter).count());
+        outcomes.forEach(o -> metrics.published(o.verdict()));
     }
 
     private void commit() {
         for (int attempt = 1; ; attempt++) {
             try {
+                long start = System.nanoTime();
                 producer.commitTransaction();
+                metrics.committed(Duration.ofNanos(System.nanoTime() - start));
                 return;
             } catch (org.apache.kafka.common.errors.TimeoutException e) {
                 // the commit may or may not have reached the coordinator; only repeating it is allowed

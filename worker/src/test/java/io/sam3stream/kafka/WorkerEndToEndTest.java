@@ -2,6 +2,7 @@ package io.sam3stream.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -194,6 +195,7 @@ class WorkerEndToEndTest {
         assertEquals(direct.info().checkpoint(), ready.getCheckpointPath());
         assertEquals(worker.config().limits(), ready.getLimits());
         assertEquals("1", ready.getRuntime().get("SAM3_WARMUP_RUNS"));
+        assertFalse(ready.getRuntime().containsKey("encoder_trace_captured"), "the encoder runs in DJL: no trace");
         // the precision the engine resolved, with its reason, once loaded; only the setting before
         assertEquals(direct.info().precision(), ready.getRuntime().get(StatusHeartbeats.PRECISION));
         assertEquals("fp32: SAM3_PRECISION=fp32", ready.getRuntime().get(StatusHeartbeats.PRECISION));

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sam3stream.avro.Status;
+import io.sam3stream.operations.Verdict;
+import io.sam3stream.operations.WorkerHealth;
+import io.sam3stream.operations.WorkerMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -242,7 +246,8 @@ class WorkerLoopTest {
             consumer.rebalance(List.of(P0));
             consumer.updateBeginningOffsets(Map.of(P0, 0L));
         });
-        loop = new WorkerLoop(consumer, producer, pipeline, TOPIC, drainTimeout);
+        loop = new WorkerLoop(consumer, producer, pipeline, TOPIC, drainTimeout, new WorkerMetrics(TOPIC),
+                new WorkerHealth());
         running = CompletableFuture.runAsync(loop);
     }
 
@@ -311,7 +316,8 @@ class WorkerLoopTest {
 
         void complete(long offset) {
             byOffset.computeIfAbsent(offset, o -> new CompletableFuture<>()).complete(new Outcome("results", null,
-                    null, ("result-" + offset).getBytes(StandardCharsets.UTF_8), new RecordHeaders(), false));
+                    null, ("result-" + offset).getBytes(StandardCharsets.UTF_8), new RecordHeaders(),
+                    new Verdict.Answered(Status.OK, null, null)));
         }
 
         void completeAll() {

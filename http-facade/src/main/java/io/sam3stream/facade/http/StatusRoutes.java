@@ -7,6 +7,7 @@ import io.sam3stream.facade.FacadeConfig;
 import io.sam3stream.facade.reply.ReplyPartitions;
 import io.sam3stream.facade.workers.WorkerDirectory;
 import io.sam3stream.schemas.DemoModel;
+import io.sam3stream.schemas.WorkerRuntimeKeys;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -116,7 +117,25 @@ public final class StatusRoutes {
         runtime.put("reply_partitions_leased", config.replyPartitions().isEmpty());
         runtime.put("workers_topic", config.workersTopic());
         runtime.put("auth", config.authRequired());
+        // the reference server's device fields, over every ready worker whose encoder runs on a device
+        List<WorkerStatus> onDevice = workers.ready().stream()
+                .filter(s -> s.getRuntime().containsKey(WorkerRuntimeKeys.ENCODER_TRACE_CAPTURED)).toList();
+        if (!onDevice.isEmpty()) {
+            runtime.put(WorkerRuntimeKeys.ENCODER_TRACE_CAPTURED, onDevice.stream()
+                    .allMatch(s -> "true".equals(s.getRuntime().get(WorkerRuntimeKeys.ENCODER_TRACE_CAPTURED))));
+            runtime.put(WorkerRuntimeKeys.ENCODER_FALLBACKS, onDevice.stream()
+                    .mapToLong(s -> count(s.getRuntime().get(WorkerRuntimeKeys.ENCODER_FALLBACKS))).sum());
+        }
         return runtime;
+    }
+
+    /** A count a worker reported; a garbled one counts as one fallback, so it is never hidden. */
+    private static long count(String reported) {
+        try {
+            return reported == null ? 0 : Long.parseLong(reported);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     private Map<String, Object> worker(WorkerStatus s) {

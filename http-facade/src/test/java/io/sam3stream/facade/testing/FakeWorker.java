@@ -71,6 +71,7 @@ public final class FakeWorker implements AutoCloseable {
     private final List<SegmentationRequest> received = new CopyOnWriteArrayList<>();
     private final Thread loop;
     private volatile boolean running = true;
+    private volatile Map<String, String> runtime = Map.of("SAM3_PRECISION", "fp32");
     private ScheduledFuture<?> heartbeats;
 
     /**
@@ -117,6 +118,14 @@ public final class FakeWorker implements AutoCloseable {
         return this;
     }
 
+    /** Heartbeats from now on carry {@code extra} in their runtime map too. */
+    public FakeWorker withRuntime(Map<String, String> extra) {
+        Map<String, String> all = new java.util.HashMap<>(runtime);
+        all.putAll(extra);
+        runtime = Map.copyOf(all);
+        return this;
+    }
+
     /** Stops heartbeating without a word, as a killed worker does. */
     public void stopHeartbeats() {
         heartbeats.cancel(false);
@@ -134,7 +143,7 @@ public final class FakeWorker implements AutoCloseable {
                 .setCheckpointPath("/weights/sam3.pt")
                 .setLimits(WorkerLimits.newBuilder().setMaxSide(4096).setMaxPixels(16_777_216).setMaxPrompts(4)
                         .setMaxMessageBytes(TestStack.MAX_MESSAGE_BYTES).build())
-                .setRuntime(Map.of("SAM3_PRECISION", "fp32"))
+                .setRuntime(runtime)
                 .setSourceCommit(null)
                 .setLastForwardMs(12.5)
                 .setHeartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
