@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,7 +45,12 @@ class ServiceKnobEdgesTest {
         }
     }
 
+    /**
+     * 1,024 partitions for every topic, and so 1,024 job-store tasks in the facade: about a minute on two cores, so
+     * it runs with the reliability group.
+     */
     @Test
+    @Tag("reliability")
     void everyKnobAtItsHighestServes() throws Exception {
         Map<String, String> env = environment("edges-high", Knob::max);
         try (RunningWorker worker = RunningWorker.start(env);

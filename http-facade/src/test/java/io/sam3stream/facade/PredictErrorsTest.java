@@ -2,9 +2,17 @@ package io.sam3stream.facade;
 
 import static io.sam3stream.facade.testing.FacadeHarness.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import io.sam3stream.facade.testing.Bodies;
 import io.sam3stream.facade.testing.FacadeHarness;
 import io.sam3stream.facade.testing.TestImages;
@@ -13,6 +21,7 @@ import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -129,6 +138,60 @@ class PredictErrorsTest {
         HttpResponse<String> response = facade.predict(body);
 
         assertError(response, status, detail);
+    }
+
+    /**
+     * Refusals no JSON Schema can express: the body is not JSON at all (or repeats a key, which a schema never
+     * sees), the image's bytes are not a servable PNG/JPEG (the schema checks base64, not the file inside), and
+     * a box's corners out of order (a relation between two numbers). The facade's README names them.
+     */
+    private static boolean beyondTheSchema(String detail, String body) {
+        return detail.equals("malformed JSON") || detail.equals("got an empty body")
+                || detail.startsWith("Duplicate field") || detail.equals("needs x1 > x0 and y1 > y0")
+                || detail.equals("truncated PNG") || detail.equals("zero side") || detail.startsWith("over SAM3_MAX_SIDE")
+                || detail.startsWith("more than SAM3_MAX_PIXELS")
+                || detail.equals("image: not a PNG or JPEG image") && !body.contains("\"image\": \"\"");
+    }
+
+    /** Bodies the facade accepts (so, without a worker, answers 503), at the edges of every field. */
+    static Stream<String> acceptedBodies() {
+        String longest = "c".repeat(1000);
+        return Stream.of(
+                "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"cat\"]}",
+                "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"cat\", \"dog\"], \"threshold\": 0,"
+                        + " \"max_instances\": 1, \"mask_format\": \"rle\"}",
+                "{\"image\": \"" + IMAGE + "\", \"prompts\": [\"" + longest + "\"], \"threshold\": 1,"
+                        + " \"max_instances\": 200, \"mask_format\": \"rle_compressed\"}",
+                "{\"image\": \"" + IMAGE + "\", \"prompts\": [{\"text\": \"cat\", \"boxes\": [{\"box_xyxy\":"
+                        + " [1, 2, 30, 40], \"positive\": false}]}], \"mask_format\": \"none\","
+                        + " \"metadata\": {\"camera\": \"7\"}}");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("offendingBodies")
+    void theOpenApiSchemaRejectsEveryBodyRefusedForAReasonItCanExpress(int status, String detail, String body)
+            throws Exception {
+        if (beyondTheSchema(detail, body)) {
+            return;
+        }
+        List<Error> violations = requestSchema().validate(new ObjectMapper().readTree(body));
+        assertFalse(violations.isEmpty(), "refused with " + status + " (" + detail + ") but valid for /openapi.json");
+    }
+
+    @ParameterizedTest
+    @MethodSource("acceptedBodies")
+    void theOpenApiSchemaAcceptsWhatTheFacadeAccepts(String body) throws Exception {
+        assertError(facade.predict(body), 503, "no worker is READY");
+        assertEquals(List.of(), requestSchema().validate(new ObjectMapper().readTree(body)));
+    }
+
+    /** The /predict request schema of the document this facade serves (its limits filled in). */
+    private static Schema requestSchema() {
+        ObjectNode document = (ObjectNode) json(facade.get("/openapi.json")).deepCopy();
+        document.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+        document.put("$ref", "#/components/schemas/PredictRequest");
+        return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(
+                SchemaLocation.of("https://sam3-stream.invalid/openapi.json"), document);
     }
 
     @Test

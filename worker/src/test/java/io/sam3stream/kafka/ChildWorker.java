@@ -53,12 +53,12 @@ public final class ChildWorker implements AutoCloseable {
         return new ChildWorker(builder.start(), readyFile, log);
     }
 
-    /** Waits until the worker reports READY through its ready file; false when it did not within {@code timeout}. */
     /** Whether the worker's process is still running. */
     public boolean isAlive() {
         return process.isAlive();
     }
 
+    /** Waits until the worker reports READY through its ready file; false when it did not within {@code timeout}. */
     public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(readyFile)) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Exactly once under SIGKILL: a worker in a child JVM is killed at random moments (while starting, while records
  * flow) and restarted each time; a {@code read_committed} reader then sees one result per request, no more, no less.
+ * Child JVMs and kills take most of a minute: it runs with the reliability group.
  */
+@Tag("reliability")
 @ExtendWith(KafkaTestStack.class)
 class ExactlyOnceUnderKillTest {
 
