@@ -12,21 +12,18 @@ import io.sam3stream.label.LabelRun;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Dataset labelling through Kafka ({@code sam3 label --kafka}) with one worker against several in one consumer
@@ -77,7 +74,7 @@ public final class LabelBenchmark {
                 return results;
             }
         } finally {
-            deleteQuietly(work);
+            OverheadBenchmark.deleteTree(work);
         }
     }
 
@@ -175,13 +172,5 @@ public final class LabelBenchmark {
                     SyntheticPicture.png(640, 480, i));
         }
         return dir;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            // a temporary folder left behind is not worth failing a benchmark for
-        }
     }
 }

@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,7 +81,7 @@ public final class KafkaLabeller implements Labeller {
         this.requests = new AvroSerializer<>(registry, true);
         this.results = new SpecificAvroDeserializer<>(registry, SegmentationResult.class);
         this.producer = new KafkaProducer<>(clients.producer(), new ByteArraySerializer(), new ByteArraySerializer());
-        this.consumer = new KafkaConsumer<>(resultsConsumer(clients), new ByteArrayDeserializer(),
+        this.consumer = new KafkaConsumer<>(clients.reader(), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         this.reader = new Thread(() -> readResults(resultsTopic), "label-results");
         reader.setDaemon(true);
@@ -97,18 +96,6 @@ public final class KafkaLabeller implements Labeller {
             close();
             throw new LabelFailure("interrupted while starting to read " + resultsTopic, e);
         }
-    }
-
-    /** A reader of committed results only, outside any consumer group (it reads every partition). */
-    private static Properties resultsConsumer(ClientProperties clients) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", clients.bootstrapServers());
-        p.put("isolation.level", "read_committed");
-        p.put("enable.auto.commit", "false");
-        p.put("max.partition.fetch.bytes", Integer.toString(clients.maxMessageBytes()));
-        p.put("fetch.max.bytes", Integer.toString(Math.max(clients.maxMessageBytes(), 50 << 20)));
-        p.putAll(clients.overrides());
-        return p;
     }
 
     @Override

@@ -43,6 +43,8 @@ class PredictErrorsTest {
     private static final String KEY = "secret-key-1";
     private static final int MAX_MESSAGE_BYTES = 64 * 1024;
     private static FacadeHarness facade;
+    /** The /predict request schema of the document this facade serves, built once. */
+    private static Schema requestSchema;
 
     @BeforeAll
     static void startFacade() throws Exception {
@@ -56,6 +58,7 @@ class PredictErrorsTest {
                 "SAM3_MAX_PIXELS", "1000000",
                 "SAM3_MAX_PROMPTS", "2",
                 "SAM3_MAX_MESSAGE_BYTES", Integer.toString(MAX_MESSAGE_BYTES)));
+        requestSchema = servedRequestSchema();
     }
 
     @AfterAll
@@ -174,7 +177,7 @@ class PredictErrorsTest {
         if (beyondTheSchema(detail, body)) {
             return;
         }
-        List<Error> violations = requestSchema().validate(new ObjectMapper().readTree(body));
+        List<Error> violations = requestSchema.validate(new ObjectMapper().readTree(body));
         assertFalse(violations.isEmpty(), "refused with " + status + " (" + detail + ") but valid for /openapi.json");
     }
 
@@ -182,11 +185,11 @@ class PredictErrorsTest {
     @MethodSource("acceptedBodies")
     void theOpenApiSchemaAcceptsWhatTheFacadeAccepts(String body) throws Exception {
         assertError(facade.predict(body), 503, "no worker is READY");
-        assertEquals(List.of(), requestSchema().validate(new ObjectMapper().readTree(body)));
+        assertEquals(List.of(), requestSchema.validate(new ObjectMapper().readTree(body)));
     }
 
     /** The /predict request schema of the document this facade serves (its limits filled in). */
-    private static Schema requestSchema() {
+    private static Schema servedRequestSchema() {
         ObjectNode document = (ObjectNode) json(facade.get("/openapi.json")).deepCopy();
         document.put("$schema", "https://json-schema.org/draft/2020-12/schema");
         document.put("$ref", "#/components/schemas/PredictRequest");

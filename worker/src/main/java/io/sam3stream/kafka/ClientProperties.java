@@ -73,6 +73,20 @@ public record ClientProperties(String bootstrapServers, int maxMessageBytes, Pro
         return p;
     }
 
+    /**
+     * A reader of committed records outside any consumer group (it is assigned partitions, commits nothing), sized
+     * for the largest record: what a client collecting results by key uses.
+     */
+    public Properties reader() {
+        Properties p = common();
+        p.put("isolation.level", "read_committed");
+        p.put("enable.auto.commit", "false");
+        p.put("max.partition.fetch.bytes", Integer.toString(maxMessageBytes));
+        p.put("fetch.max.bytes", Integer.toString(Math.max(maxMessageBytes, DEFAULT_FETCH_MAX_BYTES)));
+        p.putAll(overrides);
+        return p;
+    }
+
     /** An admin client (topic creation, reply-topic look-ups). */
     public Properties admin() {
         Properties p = common();
