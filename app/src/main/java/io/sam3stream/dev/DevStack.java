@@ -5,19 +5,23 @@ import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.ModelSource;
+import io.sam3stream.engine.Segmenter;
 import io.sam3stream.facade.FacadeConfig;
 import io.sam3stream.facade.FacadeServer;
 import io.sam3stream.kafka.WorkerService;
 import io.sam3stream.schemas.registry.embedded.EmbeddedSchemaRegistry;
+import io.sam3stream.telemetry.Tracing;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The whole service in one process: an embedded single-node KRaft broker, the embedded schema registry, one
@@ -55,9 +59,18 @@ public final class DevStack implements AutoCloseable {
      */
     public static DevStack start(Settings settings, ModelSource model, Options options, Consumer<String> progress)
             throws IOException, InterruptedException {
+        return start(settings, model, options, progress, Optional.empty());
+    }
+
+    /**
+     * Starts everything as {@link #start(Settings, ModelSource, Options, Consumer)} does, the worker and the facade
+     * sending their spans to {@code tracing} instead of the collector the settings name (tests read them there).
+     */
+    public static DevStack start(Settings settings, ModelSource model, Options options, Consumer<String> progress,
+            Optional<Tracing> tracing) throws IOException, InterruptedException {
         DevStack stack = new DevStack();
         try {
-            stack.startAll(settings, model, options, progress);
+            stack.startAll(settings, model, options, progress, tracing);
             return stack;
         } catch (IOException | InterruptedException | RuntimeException e) {
             stack.close();
@@ -65,8 +78,8 @@ public final class DevStack implements AutoCloseable {
         }
     }
 
-    private void startAll(Settings base, ModelSource model, Options options, Consumer<String> progress)
-            throws IOException, InterruptedException {
+    private void startAll(Settings base, ModelSource model, Options options, Consumer<String> progress,
+            Optional<Tracing> tracing) throws IOException, InterruptedException {
         String bootstrap = options.kafka();
         if (bootstrap == null) {
             progress.accept("Starting Kafka (KRaft) on 127.0.0.1:" + options.kafkaPort() + ", data in "
@@ -87,11 +100,15 @@ public final class DevStack implements AutoCloseable {
         }
         settings = base.with(Knob.KAFKA_BOOTSTRAP_SERVERS, bootstrap).with(Knob.SCHEMA_REGISTRY_URL, registryUrl);
         Settings configured = settings;
-        worker = new WorkerService(configured, () -> EngineFactory.create(configured, model, progress), progress);
+        Supplier<Segmenter> engine = () -> EngineFactory.create(configured, model, progress);
+        worker = tracing.isPresent() ? new WorkerService(configured, engine, progress, tracing.get())
+                : new WorkerService(configured, engine, progress);
         started.push(worker);
         worker.start();
         worker.ready().join();
-        facade = new FacadeServer(FacadeConfig.from(configured, options.host())).start();
+        FacadeConfig facadeConfig = FacadeConfig.from(configured, options.host());
+        facade = (tracing.isPresent() ? new FacadeServer(facadeConfig, tracing.get()) : new FacadeServer(facadeConfig))
+                .start();
         started.push(facade);
         if (!facade.awaitReplyPartitions(Duration.ofSeconds(60))) {
             throw new IllegalStateException("the facade was given no reply partition within 60 s");

@@ -42,6 +42,8 @@ public enum Knob {
     SAM3_TOPIC_PARTITIONS("4", 1, 1024, "partitions of topics created when missing"),
     SAM3_WORKER_HTTP_PORT("-1", -1, 65535,
             "HTTP port of the worker's /metrics, /health/live and /health/ready (-1 = off, 0 = any free port)"),
+    OTEL_EXPORTER_OTLP_ENDPOINT("", "OpenTelemetry collector (OTLP over HTTP, e.g. http://collector:4318) that spans"
+            + " are exported to; empty = no spans are recorded, an incoming traceparent is still passed on"),
     SAM3_MAX_MESSAGE_BYTES("16777216", 1 << 16, 1 << 28,
             "largest Kafka message (topic, producer and consumer sizes are set from it)"),
     SAM3_PORT("20000", 0, 65535, "HTTP port of the facade"),

@@ -1,5 +1,7 @@
 package io.sam3stream.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -179,6 +182,28 @@ public final class Settings {
             case "h" -> Duration.ofHours(n);
             default -> Duration.ofDays(n);
         };
+    }
+
+    /**
+     * An optional HTTP endpoint knob: empty when the knob is unset, else an absolute {@code http} or {@code https}
+     * URL with a host.
+     */
+    public Optional<URI> getHttpUrl(Knob knob) {
+        String raw = values.get(knob).trim();
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        URI uri;
+        try {
+            uri = new URI(raw);
+        } catch (URISyntaxException e) {
+            throw new ConfigException(knob + "=" + raw + " is not a URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            throw new ConfigException(knob + "=" + raw + " is not an http:// or https:// URL with a host");
+        }
+        return Optional.of(uri);
     }
 
     /** A boolean knob: 1/true/yes/on or 0/false/no/off. */

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SettingsTest {
@@ -82,6 +84,19 @@ class SettingsTest {
             ConfigException e = assertThrows(ConfigException.class,
                     () -> s.with(Knob.SAM3_JOB_RETENTION, bad).getDuration(Knob.SAM3_JOB_RETENTION), bad);
             assertTrue(e.getMessage().startsWith("SAM3_JOB_RETENTION=" + bad), e.getMessage());
+        }
+    }
+
+    @Test
+    void anEndpointIsAnHttpUrlWithAHostOrNothing() {
+        Settings s = Settings.from(Map.of());
+        Knob k = Knob.OTEL_EXPORTER_OTLP_ENDPOINT;
+        assertEquals(Optional.empty(), s.getHttpUrl(k));
+        assertEquals(Optional.of(URI.create("http://collector:4318")), s.with(k, " http://collector:4318 ").getHttpUrl(k));
+        assertEquals(Optional.of(URI.create("HTTPS://c.example/otlp")), s.with(k, "HTTPS://c.example/otlp").getHttpUrl(k));
+        for (String bad : List.of("collector:4318", "ftp://c:21", "http://", "http://a b", "file:///tmp/x")) {
+            ConfigException e = assertThrows(ConfigException.class, () -> s.with(k, bad).getHttpUrl(k), bad);
+            assertTrue(e.getMessage().startsWith(k + "=" + bad), e.getMessage());
         }
     }
 }

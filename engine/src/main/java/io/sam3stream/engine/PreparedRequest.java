@@ -32,6 +32,16 @@ public final class PreparedRequest {
         return request;
     }
 
+    /** Milliseconds the image took to decode. */
+    public double decodeMs() {
+        return decodeMs;
+    }
+
+    /** Milliseconds the decoded image took to resize and normalise to the model input. */
+    public double preprocessMs() {
+        return preprocessMs;
+    }
+
     /** Original image width in pixels. */
     public int width() {
         return width;

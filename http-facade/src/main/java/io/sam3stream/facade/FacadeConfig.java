@@ -3,8 +3,10 @@ package io.sam3stream.facade;
 import io.sam3stream.config.ConfigException;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -29,11 +31,13 @@ import java.util.Properties;
  * @param maxMessageBytes    largest Kafka record
  * @param kafkaOverrides     client properties given as {@code KAFKA_*} variables
  * @param jobs               the job store's topics, retention and state folder
+ * @param otlpEndpoint       OpenTelemetry collector the spans are exported to; empty = none recorded
  */
 public record FacadeConfig(String host, int port, int maxInFlight, Duration replyTimeout, List<String> apiKeys,
         String bootstrapServers, String schemaRegistryUrl, String requestsTopic, String workersTopic,
         String replyTopic, List<Integer> replyPartitions, int topicPartitions, int maxSide, long maxPixels,
-        int maxPrompts, int maxMessageBytes, Properties kafkaOverrides, JobsConfig jobs) {
+        int maxPrompts, int maxMessageBytes, Properties kafkaOverrides, JobsConfig jobs,
+        Optional<URI> otlpEndpoint) {
 
     /** Room in an HTTP body for everything but the base64 image: prompts, exemplar boxes, field names. */
     private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
@@ -60,7 +64,8 @@ public record FacadeConfig(String host, int port, int maxInFlight, Duration repl
                 settings.kafkaOverrides(),
                 new JobsConfig(settings.get(Knob.SAM3_RESULTS_TOPIC), settings.get(Knob.SAM3_JOB_SUBMISSIONS_TOPIC),
                         settings.get(Knob.SAM3_JOBS_TOPIC), settings.getDuration(Knob.SAM3_JOB_RETENTION),
-                        settings.get(Knob.SAM3_JOB_STATE_DIR)));
+                        settings.get(Knob.SAM3_JOB_STATE_DIR)),
+                settings.getHttpUrl(Knob.OTEL_EXPORTER_OTLP_ENDPOINT));
     }
 
     /**

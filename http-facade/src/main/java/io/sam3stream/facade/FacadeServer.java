@@ -14,6 +14,7 @@ import io.sam3stream.facade.http.InFlightLimiter;
 import io.sam3stream.facade.http.JobJson;
 import io.sam3stream.facade.http.JobRoutes;
 import io.sam3stream.facade.http.OpenApiRoute;
+import io.sam3stream.facade.http.HttpServerSpans;
 import io.sam3stream.facade.http.PredictRoute;
 import io.sam3stream.facade.http.RequestTiming;
 import io.sam3stream.facade.http.StatusRoutes;
@@ -34,6 +35,7 @@ import io.sam3stream.schemas.json.ResultRenderer;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.serde.AvroSerializer;
 import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
+import io.sam3stream.telemetry.Tracing;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,16 +84,31 @@ public final class FacadeServer implements AutoCloseable {
     private final InFlightLimiter limiter;
     /** How to stop each started part, the last started on top. */
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private final Tracing tracing;
     private volatile Javalin http;
     private volatile JobStore jobs;
     private boolean started;
 
+    /** The {@code service.name} of the facade's spans. */
+    public static final String SERVICE_NAME = "sam3-facade";
+
+    /** A facade whose spans go to the configuration's collector, if it names one. */
     public FacadeServer(FacadeConfig config) {
-        this(config, Clock.systemUTC());
+        this(config, null, Clock.systemUTC());
     }
 
-    FacadeServer(FacadeConfig config, Clock clock) {
+    /**
+     * A facade whose spans go to {@code tracing}, which it closes when it stops (an in-memory exporter in tests,
+     * the application's own OpenTelemetry when embedded).
+     */
+    public FacadeServer(FacadeConfig config, Tracing tracing) {
+        this(config, tracing, Clock.systemUTC());
+    }
+
+    FacadeServer(FacadeConfig config, Tracing tracing, Clock clock) {
         this.config = config;
+        this.tracing = tracing != null ? tracing
+                : Tracing.create(config.otlpEndpoint(), SERVICE_NAME, instanceId);
         this.clock = clock;
         this.workers = new WorkerDirectory(clock);
         this.limiter = new InFlightLimiter(config.maxInFlight());
@@ -119,6 +136,7 @@ public final class FacadeServer implements AutoCloseable {
 
     /** Starts each part and pushes how to stop it, so that {@link #stop()} undoes them in reverse order. */
     private void startAll() throws InterruptedException {
+        running.push(tracing); // closed last: flushes the spans of the final requests
         FacadeKafkaProperties kafka = new FacadeKafkaProperties(config);
         try (Admin admin = Admin.create(kafka.admin(clientId("admin")))) {
             ReplyTopic.ensure(admin, config.replyTopic(), config.topicPartitions(), config.maxMessageBytes(),
@@ -164,11 +182,11 @@ public final class FacadeServer implements AutoCloseable {
                 new StringSerializer(), new ByteArraySerializer());
         running.push(() -> submissions.close(Duration.ofSeconds(5)));
         JobSubmitter submitter = new JobSubmitter(submissions, new AvroSerializer<>(registry, true),
-                config.requestsTopic(), config.jobs().submissionsTopic(), clock);
+                config.requestsTopic(), config.jobs().submissionsTopic(), clock, tracing);
 
         RequestReplyClient client = new RequestReplyClient(producer,
                 new SpecificAvroDeserializer<>(registry, SegmentationResult.class), config.requestsTopic(),
-                config.replyTopic(), replyPartitions, pending, decoding);
+                config.replyTopic(), replyPartitions, pending, decoding, tracing);
         metrics.gauge("sam3.predict.in.flight", "Predictions admitted and not yet answered", limiter::inFlight);
         metrics.gauge("sam3.replies.pending", "Calls waiting for a Kafka reply", pending::size);
         metrics.gauge("sam3.workers.ready", "Workers READY with a fresh heartbeat", () -> workers.ready().size());
@@ -195,6 +213,7 @@ public final class FacadeServer implements AutoCloseable {
                 new JobJson(mapper, renderer, results, config.jobs().resultsTopic()), clock);
         StatusRoutes status = new StatusRoutes(workers, replyPartitions, config, version(), clock);
         RequestTiming timing = new RequestTiming(metrics);
+        HttpServerSpans spans = new HttpServerSpans(tracing);
         DemoPage page = new DemoPage();
         Set<String> open = new HashSet<>(OPEN_PATHS);
         open.addAll(page.openPaths());
@@ -206,6 +225,7 @@ public final class FacadeServer implements AutoCloseable {
             cfg.http.maxRequestSize = config.maxBodyBytes();
             cfg.http.prefer405over404 = true;
             cfg.routes.before(timing::start);
+            cfg.routes.before(spans::start);
             cfg.routes.before(auth);
             cfg.routes.post("/predict", predict);
             cfg.routes.post("/v1/jobs", jobRoutes::submit);
@@ -217,6 +237,7 @@ public final class FacadeServer implements AutoCloseable {
                     .result(metrics.scrape()));
             cfg.routes.get("/openapi.json", openApi);
             page.register(cfg.routes);
+            cfg.routes.after(spans::finish);
             cfg.routes.after(timing::finish);
             ErrorResponses.install(cfg.routes, config.maxBodyBytes());
         });

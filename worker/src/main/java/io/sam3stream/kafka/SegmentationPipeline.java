@@ -7,8 +7,10 @@ import io.sam3stream.avro.Status;
 import io.sam3stream.engine.Inference;
 import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.RequestRejectedException;
+import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.engine.SegmentResponse;
 import io.sam3stream.engine.Segmenter;
+import io.sam3stream.operations.RecordTrace;
 import io.sam3stream.operations.ReplyProblem;
 import io.sam3stream.operations.Verdict;
 import io.sam3stream.operations.WorkerMetrics;
@@ -19,6 +21,7 @@ import io.sam3stream.schemas.registry.SchemaRegistryException;
 import io.sam3stream.schemas.serde.AvroSerializer;
 import io.sam3stream.schemas.serde.SpecificAvroDeserializer;
 import io.sam3stream.schemas.serde.UndecodableRecordException;
+import io.sam3stream.telemetry.Tracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,6 +57,9 @@ import org.slf4j.LoggerFactory;
  * same name); anything else an {@code INTERNAL_ERROR} whose message is an error id, the exception being logged under
  * it. An unreachable schema registry or broker is waited for, never
  * taken for a bad record. So every future completes normally, until {@link #close}.
+ *
+ * <p>Each record is traced ({@link RecordTrace}): a span per stage, under the trace context its headers carry, and
+ * that context handed on in the outcome's headers.
  */
 public final class SegmentationPipeline implements RecordPipeline {
 
@@ -87,6 +93,8 @@ public final class SegmentationPipeline implements RecordPipeline {
     private final Clock clock;
     private final DoubleConsumer forwardObserver;
     private final WorkerMetrics metrics;
+    private final Tracing tracing;
+    private final String consumerGroup;
     private final ExecutorService host;
     private final ExecutorService device;
 
@@ -97,9 +105,10 @@ public final class SegmentationPipeline implements RecordPipeline {
      * @param admin           looks up the reply topics requests name
      * @param forwardObserver told the wall time of every forward, in milliseconds
      * @param metrics         told the stage and module times, the cache look-ups and the device's busy time
+     * @param tracing         where each record's spans go
      */
     public SegmentationPipeline(Segmenter engine, WorkerConfig config, SchemaRegistryClient registry, Admin admin,
-            DoubleConsumer forwardObserver, WorkerMetrics metrics) {
+            DoubleConsumer forwardObserver, WorkerMetrics metrics, Tracing tracing) {
         this.engine = engine;
         this.requests = new SpecificAvroDeserializer<>(registry, SegmentationRequest.class);
         this.results = new AvroSerializer<>(registry, true);
@@ -113,6 +122,8 @@ public final class SegmentationPipeline implements RecordPipeline {
         this.maxMessageBytes = config.maxMessageBytes();
         this.forwardObserver = forwardObserver;
         this.metrics = metrics;
+        this.tracing = tracing;
+        this.consumerGroup = config.consumerGroup();
         // two host threads: one record preparing while another finishes
         this.host = Executors.newFixedThreadPool(2, named("sam3-host"));
         this.device = Executors.newSingleThreadExecutor(named("sam3-device"));
@@ -120,12 +131,13 @@ public final class SegmentationPipeline implements RecordPipeline {
 
     @Override
     public CompletableFuture<Outcome> submit(ConsumerRecord<byte[], byte[]> record) {
-        Job job = new Job(record, clock.millis(), System.nanoTime());
+        Job job = new Job(record, clock.millis(), System.nanoTime(), RecordTrace.start(tracing, record, consumerGroup));
         metrics.queueWait(job.queueMs);
         return CompletableFuture.supplyAsync(() -> prepare(job), host)
                 .thenApplyAsync(prepared -> infer(job, prepared), device)
                 .thenApplyAsync(inference -> finish(job, inference), host)
-                .handleAsync((outcome, failure) -> outcome != null ? outcome : failed(job, unwrap(failure)), host);
+                .handleAsync((outcome, failure) -> traced(job, outcome != null ? outcome : failed(job,
+                        unwrap(failure))), host);
     }
 
     @Override
@@ -161,11 +173,13 @@ public final class SegmentationPipeline implements RecordPipeline {
         final ConsumerRecord<byte[], byte[]> record;
         final double queueMs;
         final long takenUpNanos;
+        final RecordTrace trace;
         /** Set once the record decoded; a failure before that makes a dead letter. */
         SegmentationRequest request;
 
-        Job(ConsumerRecord<byte[], byte[]> record, long takenUpMillis, long takenUpNanos) {
+        Job(ConsumerRecord<byte[], byte[]> record, long takenUpMillis, long takenUpNanos, RecordTrace trace) {
             this.record = record;
+            this.trace = trace;
             this.queueMs = record.timestamp() >= 0 ? Math.max(0, takenUpMillis - record.timestamp()) : 0;
             this.takenUpNanos = takenUpNanos;
         }
@@ -180,10 +194,13 @@ public final class SegmentationPipeline implements RecordPipeline {
             throw new UndecodableRecordException(UndecodableRecordException.Reason.TRUNCATED_HEADER,
                     "the record has no value (a tombstone), so no request");
         }
-        job.request = backoff.retry("reading request " + job.record.topic() + "-" + job.record.partition() + "@"
-                + job.record.offset(), () -> requests.deserialize(job.record.topic(), job.record.headers(),
-                job.record.value()), SegmentationPipeline::isRegistryUnavailable);
-        return engine.prepare(translator.toEngine(job.request));
+        job.request = job.trace.stage("decode request", () -> backoff.retry("reading request "
+                + job.record.topic() + "-" + job.record.partition() + "@" + job.record.offset(),
+                () -> requests.deserialize(job.record.topic(), job.record.headers(), job.record.value()),
+                SegmentationPipeline::isRegistryUnavailable));
+        job.trace.requestDecoded(job.request.getRequestId(), job.request.getPrompts().size());
+        SegmentRequest engineRequest = translator.toEngine(job.request);
+        return job.trace.prepare(() -> engine.prepare(engineRequest));
     }
 
     private Inference infer(Job job, PreparedRequest prepared) {
@@ -192,7 +209,7 @@ public final class SegmentationPipeline implements RecordPipeline {
         Inference inference;
         metrics.device().begin();
         try {
-            inference = engine.infer(prepared);
+            inference = job.trace.forward(() -> engine.infer(prepared));
         } finally {
             metrics.device().end();
         }
@@ -202,13 +219,14 @@ public final class SegmentationPipeline implements RecordPipeline {
     }
 
     private Outcome finish(Job job, Inference inference) {
-        SegmentResponse response = engine.finish(inference);
+        SegmentResponse response = job.trace.stage("finish", () -> engine.finish(inference));
         metrics.segmented(response.timings());
         return encode(job, resultFactory.ok(job.request, response, job.queueMs, job.elapsedMs()));
     }
 
     private Outcome failed(Job job, Throwable failure) {
         if (failure instanceof CancellationException cancelled) {
+            job.trace.abandon();
             throw cancelled; // closing: nobody publishes this record's outcome any more
         }
         if (job.request == null) {
@@ -228,6 +246,13 @@ public final class SegmentationPipeline implements RecordPipeline {
         return encode(job, resultFactory.error(job.request, ErrorCode.INTERNAL_ERROR,
                 "internal error " + errorId + " (the worker's log has the details)", job.queueMs,
                 job.elapsedMs()));
+    }
+
+    /** The outcome with the record's trace context in its headers; the record's span ends here. */
+    private static Outcome traced(Job job, Outcome outcome) {
+        job.trace.injectInto(outcome.headers());
+        job.trace.end(outcome.verdict());
+        return outcome;
     }
 
     /**
@@ -256,8 +281,9 @@ public final class SegmentationPipeline implements RecordPipeline {
                     job.queueMs, job.elapsedMs()));
         }
         long encodeStart = System.nanoTime();
-        byte[] value = backoff.retry("writing result " + result.getRequestId(),
-                () -> results.serialize(destination.topic(), result), SegmentationPipeline::isRegistryUnavailable);
+        byte[] value = job.trace.stage("encode result", () -> backoff.retry("writing result "
+                + result.getRequestId(), () -> results.serialize(destination.topic(), result),
+                SegmentationPipeline::isRegistryUnavailable));
         metrics.encoded(Duration.ofNanos(System.nanoTime() - encodeStart));
         if (value.length + RECORD_OVERHEAD_BYTES > maxMessageBytes) {
             return encode(job, resultFactory.error(job.request, ErrorCode.PAYLOAD_TOO_LARGE,

@@ -4,6 +4,7 @@ import io.sam3stream.avro.WorkerLimits;
 import io.sam3stream.config.Knob;
 import io.sam3stream.config.Settings;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -33,11 +34,12 @@ import java.util.Properties;
  * @param runtime           runtime switches reported in heartbeats, by knob name
  * @param kafkaOverrides    client properties given as {@code KAFKA_*} variables
  * @param httpPort          port of {@code /metrics} and the health probes: -1 = none, 0 = any free port
+ * @param otlpEndpoint      OpenTelemetry collector the spans are exported to; empty = none recorded
  */
 public record WorkerConfig(String workerId, String bootstrapServers, String schemaRegistryUrl, String consumerGroup,
         String requestsTopic, String resultsTopic, String deadLetterTopic, String workersTopic, int topicPartitions,
         int maxMessageBytes, Optional<Path> imageRoot, int warmupRuns, WorkerLimits limits,
-        Map<String, String> runtime, Properties kafkaOverrides, int httpPort) {
+        Map<String, String> runtime, Properties kafkaOverrides, int httpPort, Optional<URI> otlpEndpoint) {
 
     /** Knobs that change how the engine runs without changing its answers; heartbeats report them. */
     private static final List<Knob> RUNTIME_KNOBS = List.of(Knob.SAM3_PRECISION, Knob.SAM3_NUM_THREADS,
@@ -78,7 +80,8 @@ public record WorkerConfig(String workerId, String bootstrapServers, String sche
                         .build(),
                 runtime,
                 settings.kafkaOverrides(),
-                settings.getInt(Knob.SAM3_WORKER_HTTP_PORT));
+                settings.getInt(Knob.SAM3_WORKER_HTTP_PORT),
+                settings.getHttpUrl(Knob.OTEL_EXPORTER_OTLP_ENDPOINT));
     }
 
     /** The Kafka clients' shared settings. */

@@ -10,6 +10,7 @@ import io.sam3stream.operations.WorkerHealth;
 import io.sam3stream.operations.WorkerMetrics;
 import io.sam3stream.schemas.registry.SchemaRegistryClient;
 import io.sam3stream.schemas.serde.AvroSerializer;
+import io.sam3stream.telemetry.Tracing;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;
@@ -40,6 +41,9 @@ public final class WorkerService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
 
+    /** The {@code service.name} of the worker's spans. */
+    public static final String SERVICE_NAME = "sam3-worker";
+
     private final WorkerConfig config;
     private final EngineInfo expected;
     private final Supplier<? extends Segmenter> engineLoader;
@@ -48,6 +52,7 @@ public final class WorkerService implements AutoCloseable {
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final WorkerMetrics metrics;
     private final WorkerHealth health = new WorkerHealth();
+    private final Tracing tracing;
     private OperationsServer operations;
     private Thread thread;
     private boolean stopping;
@@ -68,6 +73,19 @@ public final class WorkerService implements AutoCloseable {
      * @param progress     told the warm-up steps as they begin ("Warming up (1/2) ...", "Warmup complete")
      */
     public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader, Consumer<String> progress) {
+        this(settings, engineLoader, progress,
+                tracingOf(WorkerConfig.from(settings)));
+    }
+
+    /**
+     * @param settings     the configuration (topics, limits, worker id, Kafka and registry addresses)
+     * @param engineLoader loads the engine; called once, on the worker's thread
+     * @param progress     told the warm-up steps as they begin ("Warming up (1/2) ...", "Warmup complete")
+     * @param tracing      where the records' spans go; closed when the worker stops
+     */
+    public WorkerService(Settings settings, Supplier<? extends Segmenter> engineLoader, Consumer<String> progress,
+            Tracing tracing) {
+        this.tracing = tracing;
         this.progress = step -> {
             health.starting(step);
             progress.accept(step);
@@ -78,6 +96,10 @@ public final class WorkerService implements AutoCloseable {
         this.engineLoader = engineLoader;
         this.metrics = new WorkerMetrics(config.requestsTopic());
         metrics.readiness(health);
+    }
+
+    private static Tracing tracingOf(WorkerConfig config) {
+        return Tracing.create(config.otlpEndpoint(), SERVICE_NAME, config.workerId());
     }
 
     /** The configuration this worker runs with. */
@@ -137,6 +159,7 @@ public final class WorkerService implements AutoCloseable {
             }
             if (thread == null) {
                 terminated.complete(null);
+                closeQuietly(tracing);
                 return;
             }
         }
@@ -184,7 +207,7 @@ public final class WorkerService implements AutoCloseable {
             ProcessingTimeouts timeouts = new ProcessingTimeouts(forward,
                     Duration.ofNanos(System.nanoTime() - startNanos), SegmentationPipeline.CAPACITY);
             pipeline = new SegmentationPipeline(engine, config, registry, admin, heartbeats::forwardFinished,
-                    metrics);
+                    metrics, tracing);
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                     clients.consumer(config.consumerGroup(), config.workerId(), timeouts),
                     new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -220,6 +243,7 @@ public final class WorkerService implements AutoCloseable {
             if (engine != null && (pipeline == null || pipeline.deviceStopped())) {
                 engine.close();
             }
+            closeQuietly(tracing); // flushes the spans of the last records
             ready.completeExceptionally(failure != null ? failure
                     : new IllegalStateException("worker " + config.workerId() + " stopped before it was ready"));
             if (failure != null) {

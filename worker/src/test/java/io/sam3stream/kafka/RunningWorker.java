@@ -1,6 +1,7 @@
 package io.sam3stream.kafka;
 
 import io.sam3stream.config.Settings;
+import io.sam3stream.telemetry.Tracing;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,16 @@ public final class RunningWorker implements AutoCloseable {
     /** Starts a worker with {@code env} and returns once it is READY. */
     public static RunningWorker start(Map<String, String> env) throws Exception {
         Settings settings = Settings.from(env);
-        WorkerService service = new WorkerService(settings, () -> TinyEngine.load(settings));
+        return start(new WorkerService(settings, () -> TinyEngine.load(settings)));
+    }
+
+    /** Starts a worker with {@code env} whose spans go to {@code tracing}, and returns once it is READY. */
+    public static RunningWorker start(Map<String, String> env, Tracing tracing) throws Exception {
+        Settings settings = Settings.from(env);
+        return start(new WorkerService(settings, () -> TinyEngine.load(settings), step -> {}, tracing));
+    }
+
+    private static RunningWorker start(WorkerService service) throws Exception {
         service.start();
         try {
             service.ready().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -60,7 +60,7 @@ public final class JobRoutes {
                 response = CompletableFuture.completedFuture(json.accepted(id, known.get()));
             } else {
                 JobRecord submitted = JobRecord.pending(clock.instant());
-                response = submitter.submit(request)
+                response = submitter.submit(request, HttpServerSpans.contextOf(ctx))
                         .thenCompose(acked -> store.whenReadable(id, READABLE_WAIT))
                         .thenApply(readable -> json.accepted(id, store.find(id).orElse(submitted)));
             }

@@ -59,7 +59,7 @@ public final class PredictRoute implements Handler {
             if (!workers.anyReady()) {
                 throw ApiException.unavailable("no worker is READY yet");
             }
-            response = kafka.call(request, replyTimeout).thenApply(result -> {
+            response = kafka.call(request, replyTimeout, HttpServerSpans.contextOf(ctx)).thenApply(result -> {
                 if (result.getStatus() != Status.OK) {
                     throw ApiException.ofError(result.getError());
                 }

@@ -30,18 +30,22 @@ public final class RequestTiming {
         if (started == null) {
             return;
         }
-        metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(),
+        String route = matchedRoute(ctx);
+        metrics.request(ctx.method().name(), route == null ? "unmatched" : route, ctx.statusCode(),
                 Duration.ofNanos(System.nanoTime() - started));
     }
 
-    /** The route pattern, never the raw path: unknown paths must not create a meter each. */
-    private static String route(Context ctx) {
+    /**
+     * The route pattern that matched, never the raw path (unknown paths must not create a meter or a span name
+     * each); null when none did.
+     */
+    static String matchedRoute(Context ctx) {
         Endpoint matched;
         try {
             matched = ctx.endpoints().matchedHttpEndpoint();
         } catch (RuntimeException e) {
             matched = null;
         }
-        return matched == null ? "unmatched" : matched.path;
+        return matched == null ? null : matched.path;
     }
 }

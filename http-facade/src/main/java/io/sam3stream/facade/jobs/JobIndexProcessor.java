@@ -1,10 +1,10 @@
 package io.sam3stream.facade.jobs;
 
+import io.sam3stream.telemetry.Tracing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -82,7 +82,9 @@ final class JobIndexProcessor implements Processor<String, byte[], String, byte[
     private void onSubmission(Record<String, byte[]> record, JobRecord known, Instant at) {
         if (known == null) {
             save(record.key(), JobRecord.pending(at), record.timestamp());
-            context.forward(record.withHeaders(new RecordHeaders()), JobTopology.REQUESTS_SINK);
+            // the request goes on with its trace context only: no reply headers, so its result lands on the
+            // results topic
+            context.forward(record.withHeaders(Tracing.traceHeadersOf(record.headers())), JobTopology.REQUESTS_SINK);
         } else if (known.submittedAt() == null) {
             // its result was read first (or it came straight from Kafka under this id): nothing left to run
             save(record.key(), known.withSubmittedAt(at), record.timestamp());

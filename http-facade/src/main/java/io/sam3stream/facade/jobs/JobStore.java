@@ -94,8 +94,9 @@ public final class JobStore implements AutoCloseable {
                         return;
                     }
                     if (!logged) {
-                        LOG.info("job store waits for the topics {} and {} (created by the workers)",
-                                config.requestsTopic(), config.jobs().resultsTopic());
+                        LOG.info("job store waits for the topics {} and {} (created by the workers), and for its own"
+                                + " to have a leader on every partition", config.requestsTopic(),
+                                config.jobs().resultsTopic());
                         logged = true;
                     }
                 } catch (ExecutionException | RuntimeException e) {

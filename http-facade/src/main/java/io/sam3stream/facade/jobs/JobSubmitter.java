@@ -2,10 +2,14 @@ package io.sam3stream.facade.jobs;
 
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.facade.kafka.ProduceFailures;
+import io.opentelemetry.context.Context;
+import io.sam3stream.telemetry.SendSpan;
+import io.sam3stream.telemetry.Tracing;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -21,26 +25,35 @@ public final class JobSubmitter {
     private final String requestsTopic;
     private final String submissionsTopic;
     private final Clock clock;
+    private final Tracing tracing;
 
     public JobSubmitter(Producer<String, byte[]> producer, Serializer<SegmentationRequest> requests,
-            String requestsTopic, String submissionsTopic, Clock clock) {
+            String requestsTopic, String submissionsTopic, Clock clock, Tracing tracing) {
         this.producer = producer;
         this.requests = requests;
         this.requestsTopic = requestsTopic;
         this.submissionsTopic = submissionsTopic;
         this.clock = clock;
+        this.tracing = tracing;
     }
 
     /**
      * Completes once the broker has the submission; fails with the {@code ApiException} of
      * {@link ProduceFailures#toApi}.
+     *
+     * @param trace the caller's trace context; the submission carries it on, and the index forwards it with the
+     *              request to the workers
      */
-    public CompletableFuture<Void> submit(SegmentationRequest request) {
+    public CompletableFuture<Void> submit(SegmentationRequest request, Context trace) {
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        RecordHeaders headers = new RecordHeaders();
+        SendSpan send = SendSpan.start(tracing, trace, submissionsTopic, request.getRequestId(), headers);
         try {
             byte[] value = requests.serialize(requestsTopic, request);
-            producer.send(new ProducerRecord<>(submissionsTopic, null, clock.millis(), request.getRequestId(), value),
+            producer.send(new ProducerRecord<>(submissionsTopic, null, clock.millis(), request.getRequestId(), value,
+                            headers),
                     (metadata, error) -> {
+                        send.acknowledged(error);
                         if (error == null) {
                             acknowledged.complete(null);
                         } else {
@@ -48,6 +61,7 @@ public final class JobSubmitter {
                         }
                     });
         } catch (RuntimeException e) { // serialization (registry down) and buffer failures come before the send
+            send.acknowledged(e);
             acknowledged.completeExceptionally(ProduceFailures.toApi(e));
         }
         return acknowledged;

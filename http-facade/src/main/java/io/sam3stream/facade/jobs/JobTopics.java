@@ -23,7 +23,9 @@ final class JobTopics {
     /**
      * Creates what is missing.
      *
-     * @return false while the workers' topics do not exist yet (try again later)
+     * @return true once every topic exists with a leader for each partition; false while the workers' topics do
+     *         not exist yet, and on the call that creates the store's own (try again later: Kafka Streams' global
+     *         thread stops for good when it asks a broker that has not yet learnt of a new topic)
      */
     static boolean ensure(Admin admin, FacadeConfig config) throws InterruptedException, ExecutionException {
         FacadeConfig.JobsConfig jobs = config.jobs();
@@ -51,7 +53,14 @@ final class JobTopics {
             create(admin, new NewTopic(jobs.jobsTopic(), Optional.of(partitions), Optional.empty())
                     .configs(Map.of("cleanup.policy", "compact", "max.message.bytes", maxBytes)));
         }
-        return true;
+        return names.contains(jobs.submissionsTopic()) && names.contains(jobs.jobsTopic())
+                && everyPartitionLed(admin, List.of(jobs.submissionsTopic(), jobs.jobsTopic()));
+    }
+
+    private static boolean everyPartitionLed(Admin admin, List<String> topics)
+            throws InterruptedException, ExecutionException {
+        return admin.describeTopics(topics).allTopicNames().get().values().stream()
+                .allMatch(t -> t.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
     }
 
     private static void create(Admin admin, NewTopic topic) throws InterruptedException, ExecutionException {

@@ -5,6 +5,9 @@ import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.facade.http.ApiException;
 import io.sam3stream.facade.kafka.ProduceFailures;
 import io.sam3stream.schemas.Topics;
+import io.opentelemetry.context.Context;
+import io.sam3stream.telemetry.SendSpan;
+import io.sam3stream.telemetry.Tracing;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,10 +33,11 @@ public final class RequestReplyClient {
     private final ReplyPartitions partitions;
     private final PendingReplies pending;
     private final Executor decoding;
+    private final Tracing tracing;
 
     public RequestReplyClient(Producer<String, SegmentationRequest> producer,
             Deserializer<SegmentationResult> resultDeserializer, String requestsTopic, String replyTopic,
-            ReplyPartitions partitions, PendingReplies pending, Executor decoding) {
+            ReplyPartitions partitions, PendingReplies pending, Executor decoding, Tracing tracing) {
         this.producer = producer;
         this.resultDeserializer = resultDeserializer;
         this.requestsTopic = requestsTopic;
@@ -41,14 +45,17 @@ public final class RequestReplyClient {
         this.partitions = partitions;
         this.pending = pending;
         this.decoding = decoding;
+        this.tracing = tracing;
     }
 
     /**
      * Sends the request and returns its result. The future fails with an {@link ApiException}: 504 at the
      * deadline, 413 when the record is over the message limit, 503 when no reply partition is owned or Kafka is
      * unreachable, 500 when the reply cannot be decoded.
+     *
+     * @param trace the caller's trace context, which the request record carries on under its send span
      */
-    public CompletableFuture<SegmentationResult> call(SegmentationRequest request, Duration timeout) {
+    public CompletableFuture<SegmentationResult> call(SegmentationRequest request, Duration timeout, Context trace) {
         int partition = partitions.next().orElseThrow(() -> ApiException.unavailable(
                 "this facade instance reads no partition of " + replyTopic + " yet"));
         String id = request.getRequestId();
@@ -64,13 +71,16 @@ public final class RequestReplyClient {
         headers.add(Topics.ReplyHeaders.CORRELATION_ID, id.getBytes(StandardCharsets.UTF_8));
         headers.add(Topics.ReplyHeaders.REPLY_TOPIC, replyTopic.getBytes(StandardCharsets.UTF_8));
         headers.add(Topics.ReplyHeaders.REPLY_PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(partition).array());
+        SendSpan send = SendSpan.start(tracing, trace, requestsTopic, id, headers);
         try {
             producer.send(new ProducerRecord<>(requestsTopic, null, id, request, headers), (metadata, error) -> {
+                send.acknowledged(error);
                 if (error != null) {
                     pending.fail(id, ProduceFailures.toApi(error));
                 }
             });
         } catch (RuntimeException e) { // serialization and other failures raised before the record is queued
+            send.acknowledged(e);
             pending.fail(id, ProduceFailures.toApi(e));
         }
         return reply.thenApplyAsync(value -> decode(id, value), decoding);
