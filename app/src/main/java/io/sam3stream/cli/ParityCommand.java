@@ -35,14 +35,14 @@ import picocli.CommandLine.Spec;
         description = {"Runs the model on a golden folder's inputs, in the precision SAM3_PRECISION selects (printed"
                 + " first), and prints a PASS/FAIL line per reference stage with its max and mean difference. The"
                 + " bounds below are fp32's; a bf16 run is held to 1e-2 where fp32 has 1e-4, 2e-2 x std where fp32"
-                + " has 1e-3 x std, boxes within 1 px, mask IoU >= 0.98, mask areas also within 2 % of the largest"
+                + " has 1e-3 x std, boxes within 1 px, mask IoU >= 0.98, mask areas also within 2 %% of the largest"
                 + " reference area, and the same kept queries.",
             "Full outputs (outputs.safetensors): float stages within max abs diff <= 1e-4 x (1 + max|ref|),"
                 + " integer and boolean stages exactly.",
             "Sampled full-size outputs (outputs-sampled.safetensors): sampled values and whole-tensor mean, std,"
                 + " min and max of each large stage within 1e-3 x the reference's std; small float stages within"
                 + " 1e-4 absolute (pixel boxes divided by the image size first); kept query indices and the other"
-                + " integer and boolean stages exactly; mask areas and probability sums within 0.1 % of the image's"
+                + " integer and boolean stages exactly; mask areas and probability sums within 0.1 %% of the image's"
                 + " pixels.",
             "Exits 1 if any stage fails or is missing."})
 public final class ParityCommand implements Callable<Integer> {

@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "smoke", mixinStandardHelpOptions = true,
         description = {"Posts one image with one prompt and checks the answer: /health ok (with --url), >= 1 instance,"
-                + " top score > 0.5, top mask covering 0.1%..60% of the image, >= 95% of its pixels inside its box,"
+                + " top score > 0.5, top mask covering 0.1%%..60%% of the image, >= 95%% of its pixels inside its box,"
                 + " box inside the image. Prints the PASS/FAIL line; exits 1 on FAIL."})
 public final class SmokeCommand implements Callable<Integer> {
 

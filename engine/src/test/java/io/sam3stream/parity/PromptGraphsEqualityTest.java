@@ -15,14 +15,21 @@ import io.sam3stream.weights.WeightSource;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The compiled graphs of the prompt side (text encoder, geometry encoder, fusion encoder, decoder, scoring,
  * segmentation head, detection post-processing)
- * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float rounding (the graphs call
- * the same libtorch operators; only group norm and the 2× upsampling are single native operators there, as
- * upstream calls them).
+ * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal
+ * to float rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
+ * native operators there, as upstream calls them), in float32 and in bfloat16.
+ *
+ * <p>In bfloat16 the pixel decoder's convolutions narrow their inputs, so where group norm's float32 rounding differs
+ * between the two forms an input may land on the other side of a bfloat16 rounding boundary: the stages computed
+ * from the pixel decoder may then differ by one bfloat16 step of their magnitude, and a few mask pixels near the
+ * threshold may flip. Every other stage stays equal to float32 rounding.
  */
 class PromptGraphsEqualityTest {
 
@@ -33,13 +40,25 @@ class PromptGraphsEqualityTest {
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
 
+    /** One bfloat16 rounding step (8 significant bits), relative to the stage's largest magnitude. */
+    private static final double BF16_STEP = 0x1p-8;
+
+    /** Share of a mask's pixels that may flip where its probabilities differ by a bfloat16 step. */
+    private static final double MASK_FLIPS = 1e-3;
+
+    /** Stages computed from the pixel decoder's output, after the case name. */
+    private static final List<String> PIXEL_DECODER_STAGES = List.of(".seg.pixel_embed", ".seg.instance_embeds",
+            ".seg.semantic_seg", ".seg.pred_masks", ".mask_probs", ".masks");
+
     private static final ComputeOptions OP_BY_OP = ComputeOptions.OPTIMIZED.withOpByOpPromptSide();
 
-    @Test
-    void graphsMatchTheOpByOpModulesStageByStage() {
-        Map<String, RecordedStage> graphs = recordAll(ComputeOptions.OPTIMIZED);
-        Map<String, RecordedStage> reference = recordAll(OP_BY_OP);
+    @ParameterizedTest
+    @MethodSource("precisions")
+    void graphsMatchTheOpByOpModulesStageByStage(Precision precision) {
+        Map<String, RecordedStage> graphs = recordAll(ComputeOptions.OPTIMIZED, precision);
+        Map<String, RecordedStage> reference = recordAll(OP_BY_OP, precision);
         TreeSet<String> compared = new TreeSet<>();
+        boolean anyDifference = false;
         for (Map.Entry<String, RecordedStage> entry : reference.entrySet()) {
             String stage = entry.getKey();
             if (MODULE_PREFIXES.stream().noneMatch(p -> stage.contains("." + p))) {
@@ -54,13 +73,25 @@ class PromptGraphsEqualityTest {
                 scale = Math.max(scale, Math.abs(v));
             }
             double worst = 0;
+            int differing = 0;
             for (int i = 0; i < expected.values().length; i++) {
-                worst = Math.max(worst, Math.abs(expected.values()[i] - actual.values()[i]));
+                double diff = Math.abs(expected.values()[i] - actual.values()[i]);
+                worst = Math.max(worst, diff);
+                differing += diff > 0 ? 1 : 0;
             }
-            assertTrue(worst <= ROUNDING * scale, stage + ": graph differs by " + worst + " (scale " + scale + ")");
+            boolean narrowed = !precision.isFp32() && PIXEL_DECODER_STAGES.stream().anyMatch(stage::endsWith);
+            if (narrowed && stage.endsWith(".masks")) {
+                assertTrue(differing <= MASK_FLIPS * expected.values().length,
+                        stage + ": " + differing + " of " + expected.values().length + " pixels differ");
+            } else {
+                double bound = (narrowed ? BF16_STEP : ROUNDING) * scale;
+                assertTrue(worst <= bound, stage + ": graph differs by " + worst + " (scale " + scale + ")");
+            }
             compared.add(stage);
+            anyDifference |= differing > 0;
         }
         assertFalse(compared.isEmpty(), "no module stage was compared");
+        assertTrue(anyDifference, "both runs took the same path: group norm's rounding tells the graph apart");
         assertTrue(compared.stream().anyMatch(s -> s.contains("text.language_features")), "text stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("geo.feats")), "geometry stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("encoder.memory")), "fusion stages compared");
@@ -72,10 +103,14 @@ class PromptGraphsEqualityTest {
         assertEquals(graphs.keySet(), reference.keySet(), "both paths record the same stages");
     }
 
-    private static Map<String, RecordedStage> recordAll(ComputeOptions options) {
+    static Stream<Precision> precisions() {
+        return Stream.of(Precision.FP32, Precision.BF16);
+    }
+
+    private static Map<String, RecordedStage> recordAll(ComputeOptions options, Precision precision) {
         try (GoldenFolder folder = GoldenFolder.open(TinyGolden.dir());
                 WeightSource weights = CheckpointLoader.open(TinyGolden.dir().resolve("sam3-tiny.pt"));
-                Sam3Model model = Sam3Model.load(weights, folder.config(), NeckLevels.ALL, Precision.FP32);
+                Sam3Model model = Sam3Model.load(weights, folder.config(), NeckLevels.ALL, precision);
                 ComputeOptions.Scope scope = options.activate()) {
             StageRecorder recorder = new StageRecorder(folder.outputs().names());
             ParityRun.run(model, folder, recorder);

@@ -13,6 +13,7 @@ import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
@@ -42,7 +43,7 @@ public final class TransformerDecoder {
     private final int dModel;
     private final int heads;
     private final int grid;
-    /** The same parameters for {@link PromptGraphs#decoder}; null when the layers are not float32. */
+    /** The same parameters for {@link PromptGraphs#decoder}; null for {@link Precision#BF16_LINEAR} layers. */
     private final GraphWeights graph;
 
     private TransformerDecoder(List<DecoderLayer> layers, LayerNorm outputNorm, BoxRefinement boxRefinement,
@@ -62,7 +63,7 @@ public final class TransformerDecoder {
         this.dModel = dModel;
         this.heads = heads;
         this.grid = grid;
-        this.graph = decoder.precision().isFp32() ? graphWeights(decoder) : null;
+        this.graph = decoder.precision().singleFormat() ? graphWeights(decoder) : null;
     }
 
     private GraphWeights graphWeights(Params decoder) {

@@ -5,6 +5,7 @@ import io.sam3stream.model.config.TransformerConfig;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
@@ -27,13 +28,16 @@ public final class TransformerEncoderFusion implements FusionEncoder {
 
     private final List<TransformerEncoderLayer> layers;
     private final int heads;
-    /** The same parameters for {@link PromptGraphs#fusionEncoder}; null when the layers are not float32. */
+    /**
+     * The same parameters for {@link PromptGraphs#fusionEncoder}; null for layers of
+     * {@link Precision#BF16_LINEAR}, which graphs do not take.
+     */
     private final GraphWeights graph;
 
     private TransformerEncoderFusion(List<TransformerEncoderLayer> layers, int heads, Params encoder) {
         this.layers = layers;
         this.heads = heads;
-        if (encoder.precision().isFp32()) {
+        if (encoder.precision().singleFormat()) {
             GraphWeights.Builder graph = GraphWeights.builder();
             for (int i = 0; i < layers.size(); i++) {
                 layers.get(i).addTo(graph, "layers." + i);

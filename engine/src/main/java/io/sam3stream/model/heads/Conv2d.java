@@ -2,19 +2,28 @@ package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
+import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 
 /**
  * {@code nn.Conv2d} with stride 1 and "same" zero padding for an odd square kernel: weight (out, in, k, k), bias
- * (out). NCHW.
+ * (out). NCHW, float32 in and out; a bfloat16 layer narrows x for the product and widens the result.
  */
-record Conv2d(NDArray weight, NDArray bias) {
+record Conv2d(NDArray weight, NDArray bias, boolean bf16) {
 
-    /** Loads {@code name.weight} and {@code name.bias}. */
+    /**
+     * Loads {@code name.weight} and {@code name.bias}, held once in bfloat16 where the tree's precision attends in
+     * bfloat16 ({@link Precision#bf16Attention}, chosen only with AMX, whose tiles run bfloat16 convolutions too).
+     */
     static Conv2d load(Params p, String name) {
         Params sub = p.sub(name);
-        return new Conv2d(sub.get("weight"), sub.get("bias"));
+        Precision precision = p.precision();
+        if (precision.bf16Attention()) {
+            return new Conv2d(precision.store(sub.get("weight")), precision.store(sub.get("bias")), true);
+        }
+        return new Conv2d(sub.get("weight"), sub.get("bias"), false);
     }
 
     /** Adds {@code name.weight} and {@code name.bias} to a graph's parameters. */
@@ -23,8 +32,12 @@ record Conv2d(NDArray weight, NDArray bias) {
         graph.put(name + ".bias", bias);
     }
 
+    /** The convolution of x; in bfloat16 the result must only be read (see {@link FusedOps#conv2dBf16}). */
     NDArray forward(NDArray x) {
         long pad = weight.getShape().get(2) / 2;
+        if (bf16) {
+            return FusedOps.conv2dBf16(x, weight, bias, (int) pad);
+        }
         return ai.djl.nn.convolutional.Conv2d.conv2d(x, weight, bias, new Shape(1, 1), new Shape(pad, pad),
                 new Shape(1, 1), 1).singletonOrThrow();
     }

@@ -9,6 +9,7 @@ import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 
@@ -26,7 +27,7 @@ public final class DotProductScoring {
     private final LayerNorm promptMlpNorm;
     private final Linear promptProj;
     private final Linear hsProj;
-    /** The same parameters for {@link PromptGraphs#scoring}; null when the layers are not float32. */
+    /** The same parameters for {@link PromptGraphs#scoring}; null for {@link Precision#BF16_LINEAR} layers. */
     private final GraphWeights graph;
 
     /**
@@ -40,7 +41,8 @@ public final class DotProductScoring {
         this.promptMlpNorm = promptMlpNorm;
         this.promptProj = promptProj;
         this.hsProj = hsProj;
-        this.graph = promptProj.precision().isFp32() ? graphWeights(promptMlp.layers().get(0).weight().getManager())
+        this.graph = promptProj.precision().singleFormat()
+                ? graphWeights(promptMlp.layers().get(0).weight().getManager())
                 : null;
     }
 

@@ -33,9 +33,17 @@ public final class GroundingHeads {
 
     /** Loads {@code transformer.decoder}, {@code dot_prod_scoring} and {@code segmentation_head} from the root. */
     public static GroundingHeads load(Params root, Sam3Config config) {
+        return load(root, root, config);
+    }
+
+    /**
+     * As {@link #load(Params, Sam3Config)}, the segmentation head from {@code segmentationRoot}: the same weights
+     * in a precision of their own.
+     */
+    public static GroundingHeads load(Params root, Params segmentationRoot, Sam3Config config) {
         return new GroundingHeads(TransformerDecoder.load(root.sub("transformer.decoder"), config),
                 DotProductScoring.load(root.sub("dot_prod_scoring")),
-                SegmentationHead.load(root.sub("segmentation_head"), config));
+                SegmentationHead.load(segmentationRoot.sub("segmentation_head"), config));
     }
 
     /**

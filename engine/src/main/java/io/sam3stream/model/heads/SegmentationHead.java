@@ -9,6 +9,7 @@ import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Mlp;
 import io.sam3stream.model.nn.MultiheadAttention;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
@@ -30,7 +31,7 @@ public final class SegmentationHead {
     private final Conv2d semanticSegHead;
     private final Mlp maskEmbed;
     private final int grid;
-    /** The same parameters for {@link PromptGraphs#segmentationHead}; null when the layers are not float32. */
+    /** The same parameters for {@link PromptGraphs#segmentationHead}; null for {@link Precision#BF16_LINEAR} layers. */
     private final GraphWeights graph;
 
     private SegmentationHead(LayerNorm crossAttentionNorm, MultiheadAttention crossAttendPrompt,
@@ -43,7 +44,7 @@ public final class SegmentationHead {
         this.semanticSegHead = semanticSegHead;
         this.maskEmbed = maskEmbed;
         this.grid = grid;
-        this.graph = head.precision().isFp32() ? graphWeights(head) : null;
+        this.graph = head.precision().singleFormat() ? graphWeights(head) : null;
     }
 
     private GraphWeights graphWeights(Params head) {

@@ -14,8 +14,9 @@ import java.util.List;
  *       computes it, straight from the packed {@code qkv} projection;</li>
  *   <li>oneDNN's linear layer ({@code mkldnn::_linear_pointwise}), optionally with the exact (erf) GELU applied
  *       in the matrix product's epilogue instead of in a second pass over the output;</li>
- *   <li>the bfloat16 forms of linear layers, the ViT's MLP and attention, and attention itself, each one call that
- *       takes and returns float32 activations and narrows, multiplies and widens inside ({@link Precision});</li>
+ *   <li>the bfloat16 forms of linear layers, convolutions, the ViT's MLP and attention, and attention itself, each
+ *       one call that takes and returns float32 activations and narrows, multiplies and widens inside
+ *       ({@link Precision});</li>
  *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
  *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
  * </ul>
@@ -103,6 +104,21 @@ public final class FusedOps {
     public static NDArray mlpBf16(NDArray x, NDArray fc1Weight, NDArray fc1Bias, NDArray fc2Weight,
             NDArray fc2Bias) {
         return call("mlp_bf16", x, fc1Weight, fc1Bias, fc2Weight, fc2Bias);
+    }
+
+    /**
+     * A stride-1 convolution with "same" zero padding in bfloat16: x is narrowed, the product accumulates in float32,
+     * is rounded to bfloat16 and widened back.
+     *
+     * @param x       (N, C, H, W) float32
+     * @param weight  (out, C, k, k) bfloat16
+     * @param bias    (out) bfloat16
+     * @param padding k / 2
+     * @return (N, out, H, W) float32, to be read only
+     */
+    public static NDArray conv2dBf16(NDArray x, NDArray weight, NDArray bias, int padding) {
+        return run("conv2d_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight).tensor(bias)
+                .integer(padding));
     }
 
     /**

@@ -29,13 +29,15 @@ public record Linear(NDArray weight, NDArray bias, Precision precision) {
     }
 
     /**
-     * Adds {@code name.weight} and {@code name.bias} to a graph's parameters.
+     * Adds {@code name.weight} and {@code name.bias} to a graph's parameters; the graph multiplies in the format
+     * the weight is held in, as {@link #forward} does.
      *
-     * @throws IllegalStateException for a bfloat16 layer (graphs compute in float32)
+     * @throws IllegalStateException for a layer of {@link Precision#BF16_LINEAR}: a graph attends in the format of
+     *                               the weights, where that precision keeps attention in float32
      */
     public void addTo(GraphWeights.Builder graph, String name) {
-        if (!precision.isFp32()) {
-            throw new IllegalStateException("graphs take float32 layers, " + name + " is " + precision);
+        if (!precision.singleFormat()) {
+            throw new IllegalStateException("graphs take fp32 or bf16 layers, " + name + " is " + precision);
         }
         graph.put(name + ".weight", weight);
         if (bias != null) {

@@ -39,6 +39,15 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
         return !bf16Linear;
     }
 
+    /**
+     * True when the linear layers and attention compute in one number format ({@link #FP32} or {@link #BF16}): the
+     * precisions the compiled prompt graphs take, since a graph reads the format of a module's attention from the
+     * format of its weights.
+     */
+    public boolean singleFormat() {
+        return bf16Linear == bf16Attention;
+    }
+
     /** "fp32", "bf16" or "bf16 (fp32 attention)": how logs, {@code /info} and the benchmarks name it. */
     public String label() {
         return !bf16Linear ? "fp32" : bf16Attention ? "bf16" : "bf16 (fp32 attention)";
@@ -53,7 +62,7 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
      * A float32 weight as a {@link Linear} layer of this precision holds it: itself in float32, else a bfloat16
      * copy (the float32 array is closed, so no float32 copy stays resident).
      */
-    NDArray store(NDArray float32) {
+    public NDArray store(NDArray float32) {
         if (!bf16Linear) {
             return float32;
         }

@@ -15,6 +15,7 @@ import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
@@ -56,7 +57,10 @@ public final class SequenceGeometryEncoder {
     private final LayerNorm encodeNorm;
     private final int roiSize;
     private final int heads;
-    /** The parameters after the box embeddings, for {@link PromptGraphs#geometryEncoder}; null unless float32. */
+    /**
+     * The parameters after the box embeddings, for {@link PromptGraphs#geometryEncoder}; null for
+     * {@link Precision#BF16_LINEAR}.
+     */
     private final GraphWeights graph;
 
     private SequenceGeometryEncoder(Params geo, List<TransformerEncoderLayer> layers, int roiSize, int heads) {
@@ -73,7 +77,7 @@ public final class SequenceGeometryEncoder {
         this.encodeNorm = LayerNorm.load(geo, "encode_norm");
         this.roiSize = roiSize;
         this.heads = heads;
-        this.graph = geo.precision().isFp32() ? graphWeights(geo.manager()) : null;
+        this.graph = geo.precision().singleFormat() ? graphWeights(geo.manager()) : null;
     }
 
     private GraphWeights graphWeights(NDManager owner) {

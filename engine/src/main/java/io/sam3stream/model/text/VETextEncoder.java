@@ -7,6 +7,7 @@ import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
+import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
@@ -24,13 +25,16 @@ public final class VETextEncoder {
 
     private final TextTransformer encoder;
     private final Linear resizer;
-    /** The same parameters for {@link PromptGraphs#textEncoder}; null when the layers are not float32. */
+    /**
+     * The same parameters for {@link PromptGraphs#textEncoder}; null for layers of {@link Precision#BF16_LINEAR}, which
+     * graphs do not take.
+     */
     private final GraphWeights graph;
 
     private VETextEncoder(TextTransformer encoder, Linear resizer, Params backbone) {
         this.encoder = encoder;
         this.resizer = resizer;
-        if (backbone.precision().isFp32()) {
+        if (backbone.precision().singleFormat()) {
             GraphWeights.Builder graph = GraphWeights.builder();
             encoder.addTo(graph, "encoder");
             resizer.addTo(graph, "resizer");
