@@ -10,6 +10,7 @@ import io.sam3stream.engine.PreparedRequest;
 import io.sam3stream.engine.Sam3Segmenter;
 import io.sam3stream.engine.SegmentRequest;
 import io.sam3stream.imaging.SyntheticPicture;
+import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ public final class ForwardBenchmark {
                 .with(Knob.SAM3_NUM_THREADS, Integer.toString(options.threads()))
                 // one cached image, as upstream holds one: each cached image adds its feature maps to the peak
                 .with(Knob.SAM3_IMAGE_CACHE_MAX, "1");
-        PrecisionChoice choice = PrecisionChoice.of(settings);
+        PrecisionChoice choice = PrecisionChoice.of(settings, Sam3Config.fullSize());
         boolean servedIsFp32 = choice.precision().isFp32();
         long start = System.nanoTime();
         try (Sam3Segmenter served = EngineFactory.create(settings, ModelSource.procedural(), log)) {

@@ -68,11 +68,11 @@ public final class ParityCommand implements Callable<Integer> {
         if (backend != null) {
             settings = settings.with(Knob.SAM3_BACKEND, backend);
         }
-        PrecisionChoice precision = PrecisionChoice.of(settings);
-        ParityBounds bounds = ParityBounds.of(precision.precision());
-        out.println("precision " + precision.describe() + "; bounds of " + bounds.name());
-        out.flush();
         try (GoldenFolder folder = GoldenFolder.open(golden)) {
+            PrecisionChoice precision = PrecisionChoice.of(settings, folder.config());
+            ParityBounds bounds = ParityBounds.of(precision.precision());
+            out.println("precision " + precision.describe() + "; bounds of " + bounds.name());
+            out.flush();
             SampledReference sampled = folder.sampled() ? SampledReference.of(folder.outputs()) : null;
             StageRecorder recorder = sampled == null
                     ? new StageRecorder(folder.outputs().names())

@@ -15,8 +15,8 @@ public enum Knob {
     SAM3_BPE_PATH("", "BPE vocabulary bpe_simple_vocab_16e6.txt.gz (default: weights folder, else the bundled copy)"),
     SAM3_BACKEND("cpu", "model backend: cpu (DJL/PyTorch), native-host (JNI bridge, host C++), tt (JNI bridge, p150a)"),
     SAM3_NATIVE_LIB("", "native islands library to load instead of the one bundled in the jar (the ttnn build on a p150)"),
-    SAM3_PRECISION("auto", "number format of the cpu backend: auto (bf16 where the CPU has amx_bf16 or avx512_bf16,"
-            + " else fp32), fp32 (upstream's numerics), bf16 (bfloat16 weights and products)"),
+    SAM3_PRECISION("auto", "number format of the cpu backend: auto (bf16 where the CPU has amx_bf16 or avx512_bf16"
+            + " and the model's ViT is at least 512 wide, else fp32), fp32 (upstream's numerics), bf16 (bfloat16 weights and products)"),
     SAM3_NUM_THREADS("0", 0, 256, "intra-op threads of the model (0 = all cores)"),
     SAM3_MAX_PROMPTS("4", 1, 64, "most prompts per request"),
     SAM3_MAX_SIDE("4096", 1, 65535, "largest accepted image side in pixels"),

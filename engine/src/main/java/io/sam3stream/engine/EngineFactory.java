@@ -38,7 +38,7 @@ public final class EngineFactory {
     public static Sam3Segmenter create(Settings settings, ModelSource source, Consumer<String> progress) {
         int threads = configureThreads(settings);
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
-        PrecisionChoice precision = PrecisionChoice.of(settings);
+        PrecisionChoice precision = PrecisionChoice.of(settings, source.config());
         Sam3Model model = loadModel(settings, source, NeckLevels.USED, progress);
         ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromSettings(settings, source.folder()));
         ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE),
@@ -65,7 +65,7 @@ public final class EngineFactory {
             throw new IllegalStateException("SAM3_BACKEND=tt needs SAM3_NATIVE_LIB to name the ttnn build of the"
                     + " native library (see native/README.md)");
         }
-        PrecisionChoice choice = PrecisionChoice.of(settings);
+        PrecisionChoice choice = PrecisionChoice.of(settings, source.config());
         Precision precision = choice.precision();
         progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
         progress.accept("Loading checkpoint " + source.checkpoint() + " ...");

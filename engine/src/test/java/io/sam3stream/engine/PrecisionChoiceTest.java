@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sam3stream.config.ConfigException;
 import io.sam3stream.config.Settings;
+import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.nn.Precision;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,20 @@ class PrecisionChoiceTest {
     }
 
     @Test
+    void autoKeepsASmallModelInFp32EvenWithAmx() {
+        PrecisionChoice demo = PrecisionChoice.resolve("auto", SAPPHIRE_RAPIDS, Sam3Config.demo());
+        assertEquals(Precision.FP32, demo.precision());
+        assertTrue(demo.reason().contains("amx_bf16") && demo.reason().contains("model is small"), demo.reason());
+        assertEquals(Precision.BF16, PrecisionChoice.resolve("auto", SAPPHIRE_RAPIDS, Sam3Config.fullSize())
+                .precision());
+        assertEquals(Precision.BF16_LINEAR, PrecisionChoice.resolve("auto", ZEN4, Sam3Config.fullSize())
+                .precision());
+        // an explicit bf16 is obeyed for any model
+        assertEquals(Precision.BF16, PrecisionChoice.resolve("bf16", SAPPHIRE_RAPIDS, Sam3Config.demo())
+                .precision());
+    }
+
+    @Test
     void explicitSettingsAreObeyedOnEveryCpu() {
         for (CpuFeatures cpu : new CpuFeatures[] {ZEN2, ZEN4, SAPPHIRE_RAPIDS}) {
             assertEquals(Precision.FP32, PrecisionChoice.resolve("fp32", cpu).precision());
@@ -53,8 +68,11 @@ class PrecisionChoiceTest {
 
     @Test
     void theSettingIsReadCaseInsensitivelyAndCheckedAgainstItsValues() {
-        assertEquals(Precision.FP32, PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "FP32"))).precision());
-        assertThrows(ConfigException.class, () -> PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "fp16"))));
+        Sam3Config model = Sam3Config.fullSize();
+        assertEquals(Precision.FP32,
+                PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "FP32")), model).precision());
+        assertThrows(ConfigException.class,
+                () -> PrecisionChoice.of(Settings.from(Map.of("SAM3_PRECISION", "fp16")), model));
     }
 
     @Test
