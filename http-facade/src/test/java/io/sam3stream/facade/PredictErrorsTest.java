@@ -18,8 +18,12 @@ import io.sam3stream.facade.testing.FacadeHarness;
 import io.sam3stream.facade.testing.TestImages;
 import io.sam3stream.facade.testing.TestStack;
 import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -209,6 +213,42 @@ class PredictErrorsTest {
         byte[] huge = overTheBodyLimit();
 
         HttpResponse<String> response = facade.send(HttpRequest.newBuilder(facade.uri("/predict"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)));
+
+        assertError(response, 413, "the limit is");
+    }
+
+    /**
+     * The server refuses the declared size at once, but reads the rest of the body before it closes: a client that
+     * sends its body only after a pause (as a loaded machine may schedule it) still writes into an open connection
+     * and reads the 413, where a socket closed with the body unread would reset the connection under it.
+     */
+    @Test
+    void aTooLargeBodyIsReadBeforeTheConnectionClosesSoItsClientGetsThe413() throws Exception {
+        byte[] huge = overTheBodyLimit();
+        URI predict = facade.uri("/predict");
+        try (Socket socket = new Socket(predict.getHost(), predict.getPort())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /predict HTTP/1.1\r\nHost: " + predict.getHost() + "\r\nAuthorization: Bearer " + KEY
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + huge.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(500);
+            out.write(huge);
+            out.flush();
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertTrue(response.startsWith("HTTP/1.1 413"), response);
+            assertTrue(response.contains("the limit is"), response);
+        }
+    }
+
+    @Test
+    void aClientThatAsksFirstGetsThe413WithoutSendingItsBody() {
+        byte[] huge = overTheBodyLimit();
+
+        HttpResponse<String> response = facade.send(HttpRequest.newBuilder(facade.uri("/predict")).expectContinue(true)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(huge)));
 
         assertError(response, 413, "the limit is");

@@ -2,6 +2,7 @@ package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Activation;
+import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Mlp;

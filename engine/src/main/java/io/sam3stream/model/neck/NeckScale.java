@@ -3,6 +3,7 @@ package io.sam3stream.model.neck;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.pooling.Pool;
+import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.Params;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +37,8 @@ public enum NeckScale {
                     false));
             default -> throw new IllegalStateException(name());
         }
-        layers.add(Conv2dLayer.load(branch, "conv_1x1", 0));
-        layers.add(Conv2dLayer.load(branch, "conv_3x3", 1));
+        layers.add(Conv2d.load(branch, "conv_1x1")::forward);
+        layers.add(Conv2d.load(branch, "conv_3x3")::forward);
         return new NeckBranch(List.copyOf(layers));
     }
 }

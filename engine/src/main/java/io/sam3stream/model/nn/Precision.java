@@ -62,7 +62,7 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
      * A float32 weight as a {@link Linear} layer of this precision holds it: itself in float32, else a bfloat16
      * copy (the float32 array is closed, so no float32 copy stays resident).
      */
-    public NDArray store(NDArray float32) {
+    NDArray store(NDArray float32) {
         if (!bf16Linear) {
             return float32;
         }

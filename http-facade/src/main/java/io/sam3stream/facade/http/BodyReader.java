@@ -18,6 +18,9 @@ import java.util.concurrent.TimeoutException;
  */
 final class BodyReader {
 
+    /** A body refused as too large is still read to its end, before the connection closes, up to this × the limit. */
+    static final long LINGER_FACTOR = 4;
+
     /** Slowest body accepted: a full-size image from a client on a very slow link still arrives well above it. */
     static final long MIN_BYTES_PER_SECOND = 16 * 1024;
 
@@ -49,6 +52,22 @@ final class BodyReader {
             return true;
         } catch (ApiException refused) {
             return false;
+        }
+    }
+
+    /**
+     * Reads and discards the rest of a body refused as too large, when what is left is at most
+     * {@link #LINGER_FACTOR} times the limit, before the connection closes. A client that writes its whole body
+     * before it reads the response (most do, unless they ask {@code Expect: 100-continue}) would otherwise have its
+     * last writes reset by the closed socket and lose the 413 it was sent; a body declared larger than that bound is
+     * not worth the reading, and its client loses the response unless it asked first. A client that did ask has not
+     * sent its body, and reading would only tell it to.
+     */
+    static void lingerAfterTooLarge(Context ctx, long limit) {
+        long bound = limit * LINGER_FACTOR;
+        boolean askedFirst = "100-continue".equalsIgnoreCase(ctx.header("Expect"));
+        if (!askedFirst && ctx.req().getContentLengthLong() <= bound) {
+            drain(ctx, bound);
         }
     }
 

@@ -49,15 +49,23 @@ public final class ErrorResponses {
     /**
      * Whether the connection can carry the client's next request after this error. A body refused before it was
      * read (429, 401, a wrong content type) is drained first, so that the client does not lose the response to a
-     * connection reset; one too large or too slow (413, 408) is not worth reading, and the response says the
-     * connection closes.
+     * connection reset; one too slow (408) is not worth reading, and the response says the connection closes. One
+     * too large (413) closes the connection too, after the rest of a body of moderate size has been read
+     * ({@link BodyReader#lingerAfterTooLarge}), so that the client is reading when the response arrives.
      */
     private static boolean keepAlive(Context ctx, ApiException error, long maxBodyBytes) {
-        if (error.status() == 408 || error.status() == 413) {
+        if (error.status() == 408) {
             return false;
         }
         try {
-            return ctx.req().getInputStream().isFinished() || BodyReader.drain(ctx, maxBodyBytes);
+            if (ctx.req().getInputStream().isFinished()) {
+                return error.status() != 413;
+            }
+            if (error.status() == 413) {
+                BodyReader.lingerAfterTooLarge(ctx, maxBodyBytes);
+                return false;
+            }
+            return BodyReader.drain(ctx, maxBodyBytes);
         } catch (IOException | IllegalStateException e) {
             return false;
         }
