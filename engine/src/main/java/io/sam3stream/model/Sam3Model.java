@@ -41,11 +41,12 @@ public final class Sam3Model implements AutoCloseable {
 
     /**
      * What the modules after the encoders compute in, whatever the model's precision (mixed precision, as autocast
-     * keeps some operators in float32). Measured at full size on a CPU with AVX512-BF16, bfloat16 makes them no
-     * faster (their products are 256 wide and their operators small, so narrowing and widening cost what the
-     * products save: fusion encoder 2.59 s vs 2.58 s, decoder 0.84 vs 0.74 s, segmentation head 1.45 vs 1.31 s),
-     * and in float32 they add no error of their own to what the ViT passes on (the decoder's queries 0.036 instead
-     * of 0.048 from upstream, the masks 0.27 instead of 0.38); their weights are 3 % of the model's.
+     * keeps some operators in float32): the geometry encoder, the decoder and the scoring always, the fusion encoder
+     * and the segmentation head unless {@link #attentionSidePrecision} moves them. Measured at full size on a CPU
+     * with AVX512-BF16, bfloat16 makes none of them faster (their products are 256 wide and their operators small,
+     * so narrowing and widening cost what the products save: fusion encoder 2.59 s vs 2.58 s, decoder 0.84 vs
+     * 0.74 s, segmentation head 1.45 vs 1.31 s), and in float32 they add no error of their own to what the ViT
+     * passes on (the decoder's queries 0.036 instead of 0.048 from upstream, the masks 0.27 instead of 0.38).
      * {@code docs/PERFORMANCE.md} ("Precision") has the measurements.
      */
     private static final Precision PROMPT_SIDE = Precision.FP32;
@@ -128,8 +129,8 @@ public final class Sam3Model implements AutoCloseable {
      * weights are not loaded here.
      *
      * @param precision what the ViT trunk and the text encoder compute in when they run in DJL; the prompt side
-     *                  (geometry encoder, fusion encoder, decoder, scoring, segmentation head) always computes in
-     *                  float32 (see {@link #PROMPT_SIDE})
+     *                  computes in float32 (see {@link #PROMPT_SIDE}), except that with bfloat16 attention the fusion
+     *                  encoder and the segmentation head follow the model (see {@link #attentionSidePrecision})
      * @param islands   the islands, or null to run them in DJL like everything else
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,

@@ -6,8 +6,9 @@ import ai.djl.ndarray.NDArray;
  * The number formats a model computes in. In float32 every product matches upstream to float rounding. In the
  * bfloat16 modes the matrices of every {@link Linear} layer (and its bias) are held once, in bfloat16, and the
  * layers' products take bfloat16 operands with float32 accumulation, as {@code torch.autocast("cpu",
- * dtype=torch.bfloat16)} runs them; norms, softmax statistics, RoPE, position encodings, convolutions, box
- * arithmetic and post-processing stay float32, and every activation between two layers is float32 again.
+ * dtype=torch.bfloat16)} runs them; norms, softmax statistics, RoPE, position encodings, box arithmetic and
+ * post-processing stay float32, and every activation between two layers is float32 again. A {@link Conv2d} holds
+ * bfloat16 parameters only with bfloat16 attention, where AMX tiles run convolutions too.
  *
  * <p>Attention is a separate choice: libtorch's fused bfloat16 attention kernel is only faster than its float32 one
  * where the CPU multiplies bfloat16 tiles natively (AMX); with AVX512-BF16 alone it is slower (see

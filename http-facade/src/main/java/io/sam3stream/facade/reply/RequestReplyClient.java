@@ -1,11 +1,12 @@
 package io.sam3stream.facade.reply;
 
+import io.opentelemetry.context.Context;
+import io.sam3stream.avro.ErrorCode;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.avro.SegmentationResult;
 import io.sam3stream.facade.http.ApiException;
 import io.sam3stream.facade.kafka.ProduceFailures;
 import io.sam3stream.schemas.Topics;
-import io.opentelemetry.context.Context;
 import io.sam3stream.telemetry.SendSpan;
 import io.sam3stream.telemetry.Tracing;
 import java.nio.ByteBuffer;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -59,6 +61,7 @@ public final class RequestReplyClient {
         int partition = partitions.next().orElseThrow(() -> ApiException.unavailable(
                 "this facade instance reads no partition of " + replyTopic + " yet"));
         String id = request.getRequestId();
+        long start = System.nanoTime();
         CompletableFuture<byte[]> reply = pending.register(id, partition, timeout);
         if (!partitions.owns(partition)) {
             // taken away between the choice and the registration: the revocation's purge may have missed this call
@@ -76,14 +79,27 @@ public final class RequestReplyClient {
             producer.send(new ProducerRecord<>(requestsTopic, null, id, request, headers), (metadata, error) -> {
                 send.acknowledged(error);
                 if (error != null) {
-                    pending.fail(id, ProduceFailures.toApi(error));
+                    pending.fail(id, produceFailure(error, start, timeout));
                 }
             });
         } catch (RuntimeException e) { // serialization and other failures raised before the record is queued
             send.acknowledged(e);
-            pending.fail(id, ProduceFailures.toApi(e));
+            pending.fail(id, produceFailure(e, start, timeout));
         }
         return reply.thenApplyAsync(value -> decode(id, value), decoding);
+    }
+
+    /**
+     * The producer waits for metadata and buffer space at most as long as the call's deadline
+     * ({@code max.block.ms}), so a producer timeout that ends after the deadline is that deadline passing: 504, as
+     * when no reply comes in time. One that ends earlier means Kafka is unreachable (503, {@link ProduceFailures}).
+     */
+    private static ApiException produceFailure(Throwable error, long startNanos, Duration timeout) {
+        if (error instanceof TimeoutException && System.nanoTime() - startNanos >= timeout.toNanos()) {
+            return ApiException.of(ErrorCode.DEADLINE_EXCEEDED, "Kafka did not take the request within the "
+                    + timeout.toMillis() + " ms deadline: " + error.getMessage());
+        }
+        return ProduceFailures.toApi(error);
     }
 
     private SegmentationResult decode(String id, byte[] value) {
