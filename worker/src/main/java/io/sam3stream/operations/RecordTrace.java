@@ -68,39 +68,30 @@ public final class RecordTrace {
 
     /** Runs one stage of the pipeline in a child span; a failure is recorded on it and thrown on. */
     public <T> T stage(String name, Supplier<T> work) {
-        Span span = tracing.tracer().spanBuilder(name).setParent(context).startSpan();
-        T result = run(span, work);
-        span.end();
-        return result;
+        return stage(name, work, (span, start, result) -> { });
     }
 
     /** {@code prepare}: the engine's image decode and preprocess, with a span for each. */
     public PreparedRequest prepare(Supplier<PreparedRequest> work) {
-        long start = epochNanos();
-        Span span = stageSpan("prepare", start);
-        PreparedRequest prepared = run(span, work);
-        long decoded = step(span, "decode", start, prepared.decodeMs());
-        step(span, "preprocess", decoded, prepared.preprocessMs());
-        span.end();
-        return prepared;
+        return stage("prepare", work, (span, start, prepared) -> {
+            long decoded = step(span, "decode", start, prepared.decodeMs());
+            step(span, "preprocess", decoded, prepared.preprocessMs());
+        });
     }
 
     /** {@code forward}: the model on the device, with a span for each module that ran. */
     public Inference forward(Supplier<Inference> work) {
-        long start = epochNanos();
-        Span span = stageSpan("forward", start);
-        Inference inference = run(span, work);
-        span.setAttribute(IMAGE_CACHED, inference.imageFeaturesCached());
-        long at = start;
-        if (!inference.imageFeaturesCached()) {
-            at = step(span, "image_encoder", at, inference.imageEncoderMs());
-        }
-        if (inference.textFeaturesComputed() > 0) {
-            at = step(span, "text_encoder", at, inference.textEncoderMs());
-        }
-        step(span, "grounding", at, inference.groundingMs());
-        span.end();
-        return inference;
+        return stage("forward", work, (span, start, inference) -> {
+            span.setAttribute(IMAGE_CACHED, inference.imageFeaturesCached());
+            long at = start;
+            if (!inference.imageFeaturesCached()) {
+                at = step(span, "image_encoder", at, inference.imageEncoderMs());
+            }
+            if (inference.textFeaturesComputed() > 0) {
+                at = step(span, "text_encoder", at, inference.textEncoderMs());
+            }
+            step(span, "grounding", at, inference.groundingMs());
+        });
     }
 
     /** Writes this record's span as the trace context of its result. */
@@ -130,10 +121,29 @@ public final class RecordTrace {
         process.end();
     }
 
-    /** A stage's span whose start is known, so that its steps can be laid out from it. */
-    private Span stageSpan(String name, long startEpochNanos) {
-        return tracing.tracer().spanBuilder(name).setParent(context)
-                .setStartTimestamp(startEpochNanos, TimeUnit.NANOSECONDS).startSpan();
+    /**
+     * Runs a stage in a child span whose start is known, then lets {@code steps} add to the span what the stage's
+     * result reports (its inner steps, laid out from that start) before the span ends.
+     */
+    private <T> T stage(String name, Supplier<T> work, StepLayout<T> steps) {
+        long start = epochNanos();
+        Span span = tracing.tracer().spanBuilder(name).setParent(context)
+                .setStartTimestamp(start, TimeUnit.NANOSECONDS).startSpan();
+        T result = run(span, work);
+        steps.addTo(span, start, result);
+        span.end();
+        return result;
+    }
+
+    /** What a stage's result adds to its span once the stage has run. */
+    @FunctionalInterface
+    private interface StepLayout<T> {
+
+        /**
+         * @param stage      the stage's open span
+         * @param startNanos its start, epoch nanoseconds
+         */
+        void addTo(Span stage, long startNanos, T result);
     }
 
     /** The record's key as text (the request id, for requests that follow the contract); null when it has none. */

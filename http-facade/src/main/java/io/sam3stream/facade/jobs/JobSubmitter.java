@@ -1,8 +1,8 @@
 package io.sam3stream.facade.jobs;
 
+import io.opentelemetry.context.Context;
 import io.sam3stream.avro.SegmentationRequest;
 import io.sam3stream.facade.kafka.ProduceFailures;
-import io.opentelemetry.context.Context;
 import io.sam3stream.telemetry.SendSpan;
 import io.sam3stream.telemetry.Tracing;
 import java.time.Clock;
