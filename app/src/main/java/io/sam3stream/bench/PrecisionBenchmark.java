@@ -4,7 +4,9 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
 import io.sam3stream.model.nn.FusedOps;
+import io.sam3stream.model.nn.Int8Linear;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,10 +15,12 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * What bfloat16 buys on this CPU, operator by operator at the full-size ViT's shapes: each operator in float32 as
- * the engine serves it and in the bfloat16 form {@code SAM3_PRECISION=bf16} runs (float32 in and out, the narrowing
- * and widening included), interleaved run by run so that both see the same machine. These are the figures that
- * decide {@code auto}: the linear layers are the ViT's bulk, and attention is only moved to bfloat16 where it wins.
+ * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes: each operator in
+ * float32 as the engine serves it and in the bfloat16 form {@code SAM3_PRECISION=bf16} runs (float32 in and out, the
+ * narrowing and widening included), interleaved run by run so that both see the same machine; then the linear
+ * layers in fbgemm's dynamic int8 form ({@link Int8Linear}), the candidate for CPUs without bfloat16 instructions.
+ * These are the figures that decide {@code auto}: the linear layers are the ViT's bulk, and attention is only moved
+ * to bfloat16 where it wins. Each reduced form also reports how far its result lies from the float32 one.
  */
 public final class PrecisionBenchmark {
 
@@ -28,8 +32,12 @@ public final class PrecisionBenchmark {
     private static final long WINDOWS = 9;
     private static final long WINDOW_TOKENS = 576;
 
-    /** Median wall and CPU milliseconds of one operator in both forms. */
-    public record Comparison(String operator, double fp32Ms, double fp32CpuMs, double bf16Ms, double bf16CpuMs) {}
+    /**
+     * Median wall and CPU milliseconds of one operator in float32 and in a reduced form, and the reduced form's
+     * largest difference from the float32 result in units of that result's standard deviation.
+     */
+    public record Comparison(String operator, String reducedForm, double fp32Ms, double fp32CpuMs, double reducedMs,
+            double reducedCpuMs, double maxErrorInStd) {}
 
     private PrecisionBenchmark() {}
 
@@ -47,20 +55,32 @@ public final class PrecisionBenchmark {
             NDArray b2n = FusedOps.toBfloat16(b2);
             NDArray[] global = qkv(m, 1, TOKENS);
             NDArray[] windows = qkv(m, WINDOWS, WINDOW_TOKENS);
-            List<Comparison> out = new ArrayList<>();
-            out.add(compare("fc1 product (5184 x 1024 -> 4736)", runs,
-                    () -> FusedOps.linear(x, w1, b1), () -> FusedOps.linearBf16(x, w1n, b1n, false), log));
-            out.add(compare("ViT MLP (fc1 + GELU + fc2)", runs, () -> {
+            Supplier<NDArray> fc1 = () -> FusedOps.linear(x, w1, b1);
+            Supplier<NDArray> mlp = () -> {
                 try (NDArray hidden = FusedOps.linearGelu(x, w1, b1)) {
                     return FusedOps.linear(hidden, w2, b2);
                 }
-            }, () -> FusedOps.mlpBf16(x, w1n, b1n, w2n, b2n), log));
-            out.add(compare("global attention (16 heads x 5184 tokens)", runs,
+            };
+            List<Comparison> out = new ArrayList<>();
+            out.add(compare("fc1 product (5184 x 1024 -> 4736)", "bf16", runs, fc1,
+                    () -> FusedOps.linearBf16(x, w1n, b1n, false), log));
+            out.add(compare("ViT MLP (fc1 + GELU + fc2)", "bf16", runs, mlp,
+                    () -> FusedOps.mlpBf16(x, w1n, b1n, w2n, b2n), log));
+            out.add(compare("global attention (16 heads x 5184 tokens)", "bf16", runs,
                     () -> FusedOps.attention(global[0], global[1], global[2], null),
                     () -> FusedOps.attentionBf16(global[0], global[1], global[2], null), log));
-            out.add(compare("windowed attention (9 windows x 16 heads x 576 tokens)", runs,
+            out.add(compare("windowed attention (9 windows x 16 heads x 576 tokens)", "bf16", runs,
                     () -> FusedOps.attention(windows[0], windows[1], windows[2], null),
                     () -> FusedOps.attentionBf16(windows[0], windows[1], windows[2], null), log));
+            try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
+                out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
+                        log));
+                out.add(compare("ViT MLP (fc1 + GELU + fc2)", "int8", runs, mlp, () -> {
+                    try (NDArray hidden = fc1Int8.forward(x); NDArray activated = Activation.gelu(hidden)) {
+                        return fc2Int8.forward(activated);
+                    }
+                }, log));
+            }
             return out;
         }
     }
@@ -70,12 +90,12 @@ public final class PrecisionBenchmark {
         return new NDArray[] {m.randomNormal(shape), m.randomNormal(shape), m.randomNormal(shape)};
     }
 
-    private static Comparison compare(String operator, int runs, Supplier<NDArray> fp32, Supplier<NDArray> bf16,
-            Consumer<String> log) {
+    private static Comparison compare(String operator, String reducedForm, int runs, Supplier<NDArray> fp32,
+            Supplier<NDArray> reduced, Consumer<String> log) {
         double[][] samples = new double[4][runs];
         for (int run = -1; run < runs; run++) {
             double[] f = time(fp32);
-            double[] h = time(bf16);
+            double[] h = time(reduced);
             if (run >= 0) {
                 samples[0][run] = f[0];
                 samples[1][run] = f[1];
@@ -83,11 +103,21 @@ public final class PrecisionBenchmark {
                 samples[3][run] = h[1];
             }
         }
-        Comparison c = new Comparison(operator, median(samples[0]), median(samples[1]), median(samples[2]),
-                median(samples[3]));
-        log.accept(String.format(Locale.ROOT, "%s: fp32 %.0f ms (cpu %.0f), bf16 %.0f ms (cpu %.0f), load %s",
-                operator, c.fp32Ms(), c.fp32CpuMs(), c.bf16Ms(), c.bf16CpuMs(), MachineInfo.loadAverage()));
+        Comparison c = new Comparison(operator, reducedForm, median(samples[0]), median(samples[1]),
+                median(samples[2]), median(samples[3]), maxErrorInStd(fp32, reduced));
+        log.accept(String.format(Locale.ROOT, "%s: fp32 %.0f ms (cpu %.0f), %s %.0f ms (cpu %.0f), %s differs by at"
+                + " most %.4f of the fp32 result's std, load %s", operator, c.fp32Ms(), c.fp32CpuMs(), reducedForm,
+                c.reducedMs(), c.reducedCpuMs(), reducedForm, c.maxErrorInStd(), MachineInfo.loadAverage()));
         return c;
+    }
+
+    private static double maxErrorInStd(Supplier<NDArray> fp32, Supplier<NDArray> reduced) {
+        try (NDArray expected = fp32.get(); NDArray actual = reduced.get();
+                NDArray difference = expected.sub(actual); NDArray magnitude = difference.abs();
+                NDArray worst = magnitude.max(); NDArray centred = expected.sub(expected.mean());
+                NDArray variance = centred.square().mean()) {
+            return worst.getFloat() / Math.sqrt(variance.getFloat());
+        }
     }
 
     private static double[] time(Supplier<NDArray> operator) {

@@ -209,7 +209,10 @@ public final class BenchCommand implements Callable<Integer> {
     /** {@code sam3 bench precision}. */
     @Command(name = "precision", mixinStandardHelpOptions = true,
             description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention) in float32 and"
-                    + " in bfloat16, interleaved, with the CPU's flags and what SAM3_PRECISION=auto picks here."})
+                    + " in bfloat16, and its linear layers in fbgemm's dynamic int8, interleaved, with each reduced"
+                    + " form's distance from float32, the CPU's flags and what SAM3_PRECISION=auto picks here."
+                    + " FBGEMM_ENABLE_INSTRUCTIONS=AVX2 ONEDNN_MAX_CPU_ISA=AVX2 ATEN_CPU_CAPABILITY=avx2 hold the"
+                    + " kernels to AVX2 on a newer CPU."})
     static final class Precision implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -226,8 +229,8 @@ public final class BenchCommand implements Callable<Integer> {
                 log.accept("SAM3_PRECISION=auto picks "
                         + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
                 for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, log)) {
-                    sideBySide(table, c.operator() + ", bf16", "fp32", c.bf16Ms(), c.fp32Ms(), c.bf16CpuMs(),
-                            c.fp32CpuMs(), BenchCommand::millis);
+                    sideBySide(table, c.operator() + ", " + c.reducedForm(), "fp32", c.reducedMs(), c.fp32Ms(),
+                            c.reducedCpuMs(), c.fp32CpuMs(), BenchCommand::millis);
                 }
                 return 0;
             });

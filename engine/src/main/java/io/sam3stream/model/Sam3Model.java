@@ -196,7 +196,7 @@ public final class Sam3Model implements AutoCloseable {
                 GeometryEncoding geo = timed("geometry_encoder", encodeGeometry(geometry, tokens, sink));
                 PromptSequence prompt = PromptSequence.assemble(text, geo, sink);
                 NDArray memory = timed("fusion_encoder",
-                        fusionEncoder.encode(tokens, prompt.features(), prompt.mask(), sink))) {
+                        fusionEncoder.encode(tokens, image.memo(), prompt.features(), prompt.mask(), sink))) {
             List<NDArray> finer = List.of(image.fpn().get(0), image.fpn().get(1));
             return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
                     sink);

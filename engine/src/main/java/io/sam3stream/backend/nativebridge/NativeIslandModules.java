@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.fusion.FusionEncoder;
 import io.sam3stream.model.fusion.ImageTokens;
+import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.nn.StageLayouts;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.vision.Backbone;
@@ -20,7 +21,9 @@ public final class NativeIslandModules {
             sink.record("vit.out", out);
             return out;
         };
-        FusionEncoder fusion = (ImageTokens image, NDArray prompt, NDArray promptMask, StageSink sink) -> {
+        // The bridge runs every layer itself: the memo is left unused.
+        FusionEncoder fusion = (ImageTokens image, ImageMemo memo, NDArray prompt, NDArray promptMask,
+                StageSink sink) -> {
             NDArray pos = image.pos().squeeze(0);
             NDArray memory = islands.fusionEncoder(image.tokens(), pos, prompt, promptMask);
             pos.close();

@@ -2,6 +2,7 @@ package io.sam3stream.model.fusion;
 
 import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.config.TransformerConfig;
+import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
@@ -20,11 +21,18 @@ import java.util.List;
  *
  * <p>Several prompts of one image run as one batch: the image tokens (batch 1) broadcast against the prompts
  * (batch B), so the first self-attention is computed once and the memory becomes per-prompt from the first
- * cross-attention on.
+ * cross-attention on. That first self-attention depends on the image alone, so it is computed once per image and
+ * kept in the image's {@link ImageMemo} for the later prompts on it.
  *
  * <p>Stages: {@code encoder.memory} and {@code encoder.pos_embed}, both (H·W, B, d) sequence-first.
  */
 public final class TransformerEncoderFusion implements FusionEncoder {
+
+    /**
+     * The memo entry of the first layer's self-attention, per path: the graph's and the operator-by-operator
+     * result differ in float rounding, and each path is tested against the other.
+     */
+    private static final String FIRST_SELF_ATTENTION = "fusion_encoder.first_self_attention";
 
     private final List<TransformerEncoderLayer> layers;
     private final int heads;
@@ -66,23 +74,31 @@ public final class TransformerEncoderFusion implements FusionEncoder {
     }
 
     /**
-     * Fuses one image level with a batch of prompts.
+     * Fuses one image level with a batch of prompts. The first layer's self-attention depends on the image alone:
+     * it is taken from {@code memo} when an earlier prompt on the same image computed it.
      *
      * @param image      the 1× level (batch 1, or B) with its positions
+     * @param memo       the image's memo
      * @param prompt     (B, Lp, d) prompt sequence
      * @param promptMask (B, Lp) true = padding
      * @param sink       receives the {@code encoder.*} stages
      * @return (B, H·W, d) the encoder memory, batch-first; its positions are {@code image.pos()}
      */
     @Override
-    public NDArray encode(ImageTokens image, NDArray prompt, NDArray promptMask, StageSink sink) {
-        NDArray x = image.tokens();
-        if (graph != null && ComputeOptions.current().moduleGraphs()) {
-            x = PromptGraphs.fusionEncoder(x, image.pos(), prompt, promptMask, graph, layers.size(), heads);
+    public NDArray encode(ImageTokens image, ImageMemo memo, NDArray prompt, NDArray promptMask, StageSink sink) {
+        boolean asGraph = graph != null && ComputeOptions.current().moduleGraphs();
+        NDArray x;
+        if (asGraph) {
+            NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph",
+                    () -> PromptGraphs.fusionFirstSelfAttention(image.tokens(), image.pos(), graph, heads));
+            x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads);
         } else {
-            for (TransformerEncoderLayer layer : layers) {
-                NDArray next = layer.forward(x, image.pos(), null, prompt, null, promptMask);
-                if (x != image.tokens()) {
+            x = memo.get(FIRST_SELF_ATTENTION + ".ops",
+                    () -> layers.get(0).selfAttention(image.tokens(), image.pos(), null));
+            for (int i = 0; i < layers.size(); i++) {
+                NDArray next = i == 0 ? layers.get(0).crossAttentionAndFeedForward(x, prompt, null, promptMask)
+                        : layers.get(i).forward(x, image.pos(), null, prompt, null, promptMask);
+                if (i > 0) {
                     x.close();
                 }
                 x = next;

@@ -79,6 +79,18 @@ public final class TransformerEncoderLayer {
      */
     public NDArray forward(NDArray tgt, NDArray tgtPos, NDArray tgtPaddingMask, NDArray memory, NDArray memoryPos,
             NDArray memoryPaddingMask) {
+        try (NDArray afterSelf = selfAttention(tgt, tgtPos, tgtPaddingMask)) {
+            return crossAttentionAndFeedForward(afterSelf, memory, memoryPos, memoryPaddingMask);
+        }
+    }
+
+    /**
+     * The first of the layer's three steps, which reads {@code tgt} alone: in the fusion encoder's first layer it
+     * depends on the image only, so a cached image keeps it for every later prompt.
+     *
+     * @return (Bt, Lt, d) {@code tgt} plus its self-attention
+     */
+    public NDArray selfAttention(NDArray tgt, NDArray tgtPos, NDArray tgtPaddingMask) {
         NDArray normed = norm1.forward(tgt);
         NDArray queryKey = tgtPos == null ? normed : normed.add(tgtPos);
         NDArray attended = selfAttn.forward(queryKey, queryKey, normed, tgtPaddingMask, null);
@@ -88,17 +100,26 @@ public final class TransformerEncoderLayer {
         normed.close();
         NDArray afterSelf = tgt.add(attended);
         attended.close();
+        return afterSelf;
+    }
 
-        normed = norm2.forward(afterSelf);
+    /**
+     * The layer's cross-attention and feed-forward steps, after {@link #selfAttention}.
+     *
+     * @param afterSelf (Bt, Lt, d) the self-attention step's result, not modified
+     * @return (max(Bt, Bm), Lt, d)
+     */
+    public NDArray crossAttentionAndFeedForward(NDArray afterSelf, NDArray memory, NDArray memoryPos,
+            NDArray memoryPaddingMask) {
+        NDArray normed = norm2.forward(afterSelf);
         NDArray keys = memoryPos == null ? memory : memory.add(memoryPos);
-        attended = crossAttn.forward(normed, keys, memory, memoryPaddingMask, null);
+        NDArray attended = crossAttn.forward(normed, keys, memory, memoryPaddingMask, null);
         if (keys != memory) {
             keys.close();
         }
         normed.close();
         // not in place: the memory's batch may broadcast the result to more rows than afterSelf has
         NDArray out = afterSelf.add(attended);
-        afterSelf.close();
         attended.close();
 
         normed = norm3.forward(out);

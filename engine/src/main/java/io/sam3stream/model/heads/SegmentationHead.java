@@ -2,6 +2,7 @@ package io.sam3stream.model.heads;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.types.DataType;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.Conv2d;
@@ -93,24 +94,34 @@ public final class SegmentationHead {
                     prompt, promptMask, null));
             List<NDArray> levels = new ArrayList<>(finerLevels);
             levels.add(toFeatureMap(attended));
-            NDArray instanceEmbeds;
-            try (NDArray pixelEmbed = pixelDecoder.forward(levels)) {
-                instanceEmbeds = instanceSegHead.forward(pixelEmbed);
-                if (sink.active()) {
-                    sink.record("seg.prompt_attended_memory", attended.transpose(1, 0, 2));
-                    sink.record("seg.pixel_embed", pixelEmbed);
-                    sink.record("seg.instance_embeds", instanceEmbeds);
-                    sink.record("seg.semantic_seg", semanticSegHead.forward(pixelEmbed));
-                }
+            NDArray pixelEmbed = pixelDecoder.forward(levels);
+            if (sink.active()) {
+                sink.record("seg.prompt_attended_memory", attended.transpose(1, 0, 2));
+                sink.record("seg.pixel_embed", pixelEmbed);
+                sink.record("seg.instance_embeds", instanceSegHead.forward(pixelEmbed));
+                sink.record("seg.semantic_seg", semanticSegHead.forward(pixelEmbed));
             }
-            long[] s = instanceEmbeds.getShape().getShape();
-            // einsum("bqc,bchw->bqhw") as one batched matmul over the flattened pixels.
-            NDArray masks = maskEmbed.forward(queries)
-                    .matMul(instanceEmbeds.reshape(s[0], s[1], s[2] * s[3]))
-                    .reshape(s[0], -1, s[2], s[3]);
+            NDArray masks = maskLogits(maskEmbed.forward(queries), pixelEmbed);
             sink.record("seg.pred_masks", masks);
             return masks;
         });
+    }
+
+    /**
+     * Upstream's {@code einsum("bqc,bchw->bqhw", mask_embed, instance_seg_head(pixel_embed))} with the 1×1
+     * instance head folded into the mask embeddings: E·(W·P + b) = (E·W)·P + E·b, the same sums reassociated. The
+     * head's 256-channel convolution at 4G² pixels (a seventh of the segmentation head's time at full size) becomes
+     * a product of Q rows.
+     *
+     * @param embed      (B, Q, C) the queries' mask embeddings
+     * @param pixelEmbed (B, C, H, W) the pixel decoder's output
+     */
+    private NDArray maskLogits(NDArray embed, NDArray pixelEmbed) {
+        long[] s = pixelEmbed.getShape().getShape();
+        NDArray weight = instanceSegHead.weight().toType(DataType.FLOAT32, true).reshape(s[1], s[1]);
+        NDArray bias = instanceSegHead.bias().toType(DataType.FLOAT32, true).reshape(s[1], 1);
+        NDArray masks = embed.matMul(weight).matMul(pixelEmbed.reshape(s[0], s[1], s[2] * s[3]));
+        return masks.addi(embed.matMul(bias)).reshape(s[0], -1, s[2], s[3]);
     }
 
     /** {@link #forward} as one call of the compiled graph. */

@@ -37,16 +37,29 @@ public final class PromptGraphs {
     }
 
     /**
-     * The fusion encoder: every layer, the image tokens (batch 1 or B) with their positions on self-attention
-     * queries and keys, cross-attending to the B prompts.
+     * The part of the fusion encoder that depends on the image alone: the first layer's self-attention of the image
+     * tokens (batch 1 or B), with their positions on queries and keys, and its residual.
      *
+     * @return (batch of the image, H·W, d)
+     */
+    public static NDArray fusionFirstSelfAttention(NDArray image, NDArray imagePos, GraphWeights weights,
+            int heads) {
+        return Module.INSTANCE.runTensors("fusion_first_self_attention", image.getManager(), new ScriptCall()
+                .tensor(image).tensor(imagePos).weights(weights).integer(heads)).singletonOrThrow();
+    }
+
+    /**
+     * The rest of the fusion encoder: the first layer from its cross-attention to the B prompts on, then every
+     * further layer.
+     *
+     * @param firstSelfAttended {@link #fusionFirstSelfAttention} of the image
      * @return the memory (B, H·W, d)
      */
-    public static NDArray fusionEncoder(NDArray image, NDArray imagePos, NDArray prompt, NDArray promptMask,
-            GraphWeights weights, int layers, int heads) {
-        return Module.INSTANCE.runTensors("fusion_encoder", image.getManager(), new ScriptCall().tensor(image)
-                .tensor(imagePos).tensor(prompt).tensor(promptMask).weights(weights).integer(layers)
-                .integer(heads)).singletonOrThrow();
+    public static NDArray fusionEncoder(NDArray firstSelfAttended, NDArray imagePos, NDArray prompt,
+            NDArray promptMask, GraphWeights weights, int layers, int heads) {
+        return Module.INSTANCE.runTensors("fusion_encoder", firstSelfAttended.getManager(), new ScriptCall()
+                .tensor(firstSelfAttended).tensor(imagePos).tensor(prompt).tensor(promptMask).weights(weights)
+                .integer(layers).integer(heads)).singletonOrThrow();
     }
 
     /**

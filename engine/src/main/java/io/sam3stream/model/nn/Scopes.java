@@ -19,13 +19,22 @@ public final class Scopes {
 
     /** Runs {@code body} and keeps only the array it returns. */
     public static NDArray keep(Supplier<NDArray> body) {
+        NDArray result = detach(body);
+        NDScope.register(result);
+        return result;
+    }
+
+    /**
+     * Runs {@code body} and keeps only the array it returns, in no scope at all: the caller owns it and must close
+     * it (or attach it to a manager that outlives the enclosing scopes).
+     */
+    public static NDArray detach(Supplier<NDArray> body) {
         NDArray result;
         try (NDScope scope = new NDScope()) {
             scope.suppressNotUsedWarning();
             result = body.get();
             NDScope.unregister(result);
         }
-        NDScope.register(result);
         return result;
     }
 

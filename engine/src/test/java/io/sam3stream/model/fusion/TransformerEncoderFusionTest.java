@@ -1,10 +1,12 @@
 package io.sam3stream.model.fusion;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.GoldenPromptInputs;
 import io.sam3stream.model.prompt.PromptSequence;
@@ -39,7 +41,7 @@ class TransformerEncoderFusionTest {
             GoldenStageCheck check = new GoldenStageCheck(goldenCase);
             ImageTokens image = GoldenPromptInputs.imageLevel(manager);
             PromptSequence prompt = pipeline.prompt(manager, image, check, goldenCase);
-            pipeline.fusion().encode(image, prompt.features(), prompt.mask(), check);
+            pipeline.fusion().encode(image, new ImageMemo(manager), prompt.features(), prompt.mask(), check);
             List<String> stages = new ArrayList<>(List.of("text.transformer_tokens", "text.language_mask",
                     "text.language_features", "text.language_embeds", "geo.feats", "geo.mask", "prompt.feats",
                     "prompt.mask", "encoder.memory", "encoder.pos_embed"));
@@ -51,12 +53,30 @@ class TransformerEncoderFusionTest {
     }
 
     @Test
+    void laterPromptsOnAnImageReuseItsFirstSelfAttentionAndStillMatchUpstream() {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            ImageTokens image = GoldenPromptInputs.imageLevel(manager);
+            ImageMemo memo = new ImageMemo(manager);
+            PromptSequence first = pipeline.prompt(manager, image, StageSink.NONE, "p0");
+            pipeline.fusion().encode(image, memo, first.features(), first.mask(), StageSink.NONE);
+            assertEquals(1, memo.size(), "the first prompt leaves the image's self-attention in the memo");
+            for (String later : new String[] {"p1", "b0"}) {
+                PromptSequence prompt = pipeline.prompt(manager, image, StageSink.NONE, later);
+                NDArray memory = pipeline.fusion().encode(image, memo, prompt.features(), prompt.mask(),
+                        StageSink.NONE);
+                GoldenStageCheck.assertRowMatches(later + ".encoder.memory", memory, 0);
+            }
+            assertEquals(1, memo.size(), "later prompts add nothing to the memo");
+        }
+    }
+
+    @Test
     void textPromptsBatchedTogetherGiveTheirSingleRunMemories() {
         try (NDManager manager = NDManager.newBaseManager()) {
             String[] cases = {"p0", "p1", "p2"};
             ImageTokens image = GoldenPromptInputs.imageLevel(manager);
             PromptSequence prompt = pipeline.prompt(manager, image, StageSink.NONE, cases);
-            NDArray memory = pipeline.fusion().encode(image, prompt.features(), prompt.mask(), StageSink.NONE);
+            NDArray memory = pipeline.fusion().encode(image, new ImageMemo(manager), prompt.features(), prompt.mask(), StageSink.NONE);
             for (int i = 0; i < cases.length; i++) {
                 GoldenStageCheck.assertRowMatches(cases[i] + ".prompt.feats", prompt.features(), i);
                 GoldenStageCheck.assertRowMatches(cases[i] + ".encoder.memory", memory, i);
@@ -69,7 +89,7 @@ class TransformerEncoderFusionTest {
         try (NDManager manager = NDManager.newBaseManager()) {
             ImageTokens image = GoldenPromptInputs.imageLevel(manager);
             PromptSequence prompt = pipeline.prompt(manager, image, StageSink.NONE, "b0", "p1");
-            NDArray memory = pipeline.fusion().encode(image, prompt.features(), prompt.mask(), StageSink.NONE);
+            NDArray memory = pipeline.fusion().encode(image, new ImageMemo(manager), prompt.features(), prompt.mask(), StageSink.NONE);
 
             GoldenStageCheck.assertRowMatches("b0.prompt.feats", prompt.features(), 0);
             try (NDArray mask = prompt.mask().get(new NDIndex("0:1"))) {
