@@ -93,14 +93,12 @@ public final class TransformerEncoderFusion implements FusionEncoder {
                     () -> PromptGraphs.fusionFirstSelfAttention(image.tokens(), image.pos(), graph, heads));
             x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads);
         } else {
-            x = memo.get(FIRST_SELF_ATTENTION + ".ops",
+            NDArray first = memo.get(FIRST_SELF_ATTENTION + ".ops",
                     () -> layers.get(0).selfAttention(image.tokens(), image.pos(), null));
-            for (int i = 0; i < layers.size(); i++) {
-                NDArray next = i == 0 ? layers.get(0).crossAttentionAndFeedForward(x, prompt, null, promptMask)
-                        : layers.get(i).forward(x, image.pos(), null, prompt, null, promptMask);
-                if (i > 0) {
-                    x.close();
-                }
+            x = layers.get(0).crossAttentionAndFeedForward(first, prompt, null, promptMask);
+            for (TransformerEncoderLayer layer : layers.subList(1, layers.size())) {
+                NDArray next = layer.forward(x, image.pos(), null, prompt, null, promptMask);
+                x.close();
                 x = next;
             }
         }
