@@ -35,7 +35,7 @@ public final class BlockBenchmark {
             new ComputeOptions(true, false, false, false, false, false),
             new ComputeOptions(true, true, false, false, false, false),
             new ComputeOptions(true, true, true, false, false, false),
-            ComputeOptions.OPTIMIZED.withOpByOpPromptSide());
+            ComputeOptions.OPTIMIZED.withOpByOpModules());
 
     /** Median wall and CPU milliseconds of one windowed and one global block under some options. */
     public record Step(ComputeOptions options, Timing windowed, Timing global) {

@@ -27,10 +27,11 @@ import java.util.stream.Stream;
  * with one text prompt per forward, timed per module. Passes alternate between the modes, after one warm-up forward
  * of each: the engine as it serves (in the precision {@code SAM3_PRECISION} selects); when that is not float32, a
  * float32 engine built from the same weights, so that the precision's gain is measured side by side; and, when
- * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights, and the served engine with its prompt
- * side as it ran before its graphs and thread policy ({@link ComputeOptions#withOpByOpPromptSide}). Then extra
- * prompts on the image just seen (features cached) in each mode. Peak resident memory is tracked per forward, with an image-feature cache of
- * one entry; it only describes the served mode when that is the one model in the process.
+ * asked, the control ({@link ComputeOptions#PLAIN}) on the float32 weights, and the served engine with its
+ * modules op by op, without their graphs and thread policy ({@link ComputeOptions#withOpByOpModules}). Then extra
+ * prompts on the image just seen (features cached) in each mode. Peak resident memory is tracked per forward, with
+ * an image-feature cache of one entry; it only describes the served mode when that is the one model in the
+ * process.
  */
 public final class ForwardBenchmark {
 
@@ -45,8 +46,8 @@ public final class ForwardBenchmark {
      * @param control      also run every pass with all optimisations off
      * @param extraPrompts prompts after the first on a cached image (0..3)
      * @param compareFp32  when the served precision is not float32, also build a float32 engine and alternate
-     * @param opByOp       also run every pass with the served engine's prompt side as before its graphs and thread
-     *                     policy ({@link ComputeOptions#withOpByOpPromptSide})
+     * @param opByOp       also run every pass with the served engine's modules op by op, without their graphs and
+     *                     thread policy ({@link ComputeOptions#withOpByOpModules})
      */
     public record Options(int threads, int passes, boolean control, int extraPrompts, boolean compareFp32,
             boolean opByOp) {
@@ -122,7 +123,7 @@ public final class ForwardBenchmark {
                 Mode controlMode = options.control()
                         ? new Mode("control", fp32 != null ? fp32 : served, ComputeOptions.PLAIN) : null;
                 Mode opByOpMode = options.opByOp()
-                        ? new Mode("before", served, ComputeOptions.OPTIMIZED.withOpByOpPromptSide()) : null;
+                        ? new Mode("before", served, ComputeOptions.OPTIMIZED.withOpByOpModules()) : null;
                 List<Mode> modes = Stream.of(servedMode, fp32Mode, controlMode, opByOpMode).filter(Objects::nonNull)
                         .toList();
                 Map<Mode, ModeResult> results = measure(modes, options, log);

@@ -119,8 +119,8 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--no-fp32", description = "Do not build an fp32 engine beside a bf16 one.")
         private boolean noFp32;
 
-        @Option(names = "--op-by-op", description = "Also run every pass with the prompt side operator by operator"
-                + " on every thread (its compiled graphs and thread policy off), side by side.")
+        @Option(names = "--op-by-op", description = "Also run every pass with the modules operator by operator"
+                + " on every thread (their compiled graphs and thread policy off), side by side.")
         private boolean opByOp;
 
         @Override
@@ -532,7 +532,7 @@ public final class BenchCommand implements Callable<Integer> {
                 perSecond(served.overlappedPerSecond()),
                 "target " + perSecond(PerformanceGoals.TINY_REQUESTS_PER_SECOND) + " (ratio = target / measured)",
                 PerformanceGoals.TINY_REQUESTS_PER_SECOND / served.overlappedPerSecond(), 1.0));
-        table.add(new ResultTable.Row("  same, prompt side as before: op by op, every thread (same process)",
+        table.add(new ResultTable.Row("  same, modules op by op, every thread (same process)",
                 perSecond(opByOp.overlappedPerSecond()), "as served " + perSecond(served.overlappedPerSecond()),
                 opByOp.overlappedPerSecond() / served.overlappedPerSecond(), Double.NaN));
         table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %% (before %.0f %%)",

@@ -21,9 +21,9 @@ import java.util.List;
  *                           product's epilogue, instead of libtorch's default BLAS (MKL) and a separate GELU pass;
  *                           on AVX2 machines oneDNN's kernels are the faster of the two
  * @param moduleGraphs       the prompt side's modules (text encoder, geometry encoder layers, fusion encoder,
- *                           decoder, scoring, segmentation head, detection post-processing) each run
- *                           as one compiled TorchScript graph ({@link PromptGraphs}) instead of operator by
- *                           operator from Java
+ *                           decoder, scoring, segmentation head, detection post-processing) and the image side's
+ *                           float32 ViT trunk each run as one compiled TorchScript graph
+ *                           ({@link PromptGraphs}, {@link ImageGraphs}) instead of operator by operator from Java
  * @param singleThreadSmallModules the modules made of many small operators (text encoder, geometry encoder,
  *                           decoder, scoring) run on one intra-op thread ({@link SmallOperatorThreads}), the others
  *                           on all of them
@@ -58,10 +58,10 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
     }
 
     /**
-     * These options with the prompt side as it ran before its graphs and thread policy: operator by operator from
-     * Java, every module on every intra-op thread. The control of both.
+     * These options without module graphs and thread policy: every module operator by operator from Java, on every
+     * intra-op thread. The control of both.
      */
-    public ComputeOptions withOpByOpPromptSide() {
+    public ComputeOptions withOpByOpModules() {
         return new ComputeOptions(fusedAttention, fusedRope, windowLayoutReuse, oneDnnLinear, false, false);
     }
 

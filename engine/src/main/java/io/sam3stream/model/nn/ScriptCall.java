@@ -36,6 +36,10 @@ final class ScriptCall implements AutoCloseable {
         return own(IValue.from(value));
     }
 
+    ScriptCall flags(boolean... values) {
+        return own(IValue.listFrom(values));
+    }
+
     ScriptCall weights(GraphWeights weights) {
         values.add(weights.dictionary());
         return this;

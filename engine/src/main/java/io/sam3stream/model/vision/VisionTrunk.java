@@ -1,9 +1,12 @@
 package io.sam3stream.model.vision;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import io.sam3stream.model.config.VitConfig;
 import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
+import io.sam3stream.model.nn.ImageGraphs;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
@@ -18,6 +21,9 @@ import java.util.List;
  *
  * <p>Stages emitted: {@code vit.patch_embed}, {@code vit.abs_pos}, {@code vit.ln_pre}, {@code vit.block{i}} (all
  * (B, G, G, C)) and {@code vit.out} (B, C, G, G).
+ *
+ * <p>A float32 trunk also runs as one compiled graph ({@link ImageGraphs#visionTrunk}) when
+ * {@link ComputeOptions#moduleGraphs} is on; the bfloat16 forms are already one call per attention and per MLP.
  */
 public final class VisionTrunk implements Backbone {
 
@@ -27,14 +33,30 @@ public final class VisionTrunk implements Backbone {
     private final NDArray absPos;
     private final LayerNorm lnPre;
     private final List<VitBlock> blocks;
+    /** The same parameters for {@link ImageGraphs#visionTrunk}; null for a bfloat16 trunk. */
+    private final GraphWeights graph;
 
     private VisionTrunk(VitConfig config, PatchEmbed patchEmbed, NDArray absPos, LayerNorm lnPre,
-            List<VitBlock> blocks) {
+            List<VitBlock> blocks, AxialRope windowRope, AxialRope globalRope, Params trunk) {
         this.config = config;
         this.patchEmbed = patchEmbed;
         this.absPos = absPos;
         this.lnPre = lnPre;
         this.blocks = blocks;
+        this.graph = trunk.precision().isFp32() ? graphWeights(windowRope, globalRope, trunk.manager()) : null;
+    }
+
+    private GraphWeights graphWeights(AxialRope windowRope, AxialRope globalRope, NDManager owner) {
+        GraphWeights.Builder graph = GraphWeights.builder()
+                .put("patch_embed.proj.weight", patchEmbed.weight())
+                .put("abs_pos", absPos)
+                .put("rope.window", windowRope.complexTable())
+                .put("rope.global", globalRope.complexTable());
+        lnPre.addTo(graph, "ln_pre");
+        for (int i = 0; i < blocks.size(); i++) {
+            blocks.get(i).addTo(graph, "blocks." + i);
+        }
+        return graph.build(owner);
     }
 
     /**
@@ -65,7 +87,7 @@ public final class VisionTrunk implements Backbone {
         NDArray absPos = AbsolutePositionEmbedding.tiled(posEmbed, config.pretrainGrid(), grid);
         posEmbed.close();
         return new VisionTrunk(config, PatchEmbed.load(trunk), absPos, LayerNorm.load(trunk, "ln_pre"),
-                List.copyOf(blocks));
+                List.copyOf(blocks), windowRope, globalRope, trunk);
     }
 
     /** Each block takes and returns the (B, G, G, C) map; windowed blocks cut it into windows and back. */
@@ -149,6 +171,9 @@ public final class VisionTrunk implements Backbone {
             throw new IllegalArgumentException("the ViT takes (B, 3, " + config.imgSize() + ", " + config.imgSize()
                     + ") images, got " + image.getShape());
         }
+        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+            return forwardGraph(image, sink);
+        }
         NDArray patches = patchEmbed.forward(image);
         sink.record("vit.patch_embed", patches);
         sink.record("vit.abs_pos", absPos);
@@ -162,5 +187,29 @@ public final class VisionTrunk implements Backbone {
         x.close();
         sink.record("vit.out", out);
         return out;
+    }
+
+    /** {@link #forward} as one call of the compiled graph. */
+    private NDArray forwardGraph(NDArray image, StageSink sink) {
+        boolean[] global = new boolean[blocks.size()];
+        for (int i = 0; i < global.length; i++) {
+            global[i] = blocks.get(i).window() == 0;
+        }
+        NDList out = ImageGraphs.visionTrunk(image, graph, config.numHeads(), config.windowSize(), global,
+                sink.active());
+        NDArray trunkOut = out.get(0);
+        if (sink.active()) {
+            sink.record("vit.patch_embed", out.get(1));
+            sink.record("vit.abs_pos", absPos);
+            sink.record("vit.ln_pre", out.get(2));
+            for (int i = 0; i < blocks.size(); i++) {
+                sink.record("vit.block" + i, out.get(3 + i));
+            }
+            sink.record("vit.out", trunkOut);
+        }
+        for (int i = 1; i < out.size(); i++) {
+            out.get(i).close();
+        }
+        return trunkOut;
     }
 }

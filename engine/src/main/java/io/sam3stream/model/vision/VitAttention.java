@@ -3,6 +3,7 @@ package io.sam3stream.model.vision;
 import ai.djl.ndarray.NDArray;
 import io.sam3stream.model.nn.Attention;
 import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Linear;
 import io.sam3stream.model.nn.Params;
@@ -32,6 +33,12 @@ public final class VitAttention {
     /** Loads {@code attn.qkv} and {@code attn.proj} of a block; {@code rope} must match the token grid it sees. */
     public static VitAttention load(Params block, int heads, AxialRope rope) {
         return new VitAttention(Linear.load(block, "attn.qkv"), Linear.load(block, "attn.proj"), heads, rope);
+    }
+
+    /** Adds {@code qkv} and {@code proj} under {@code name} to a graph's parameters. */
+    void addTo(GraphWeights.Builder graph, String name) {
+        qkv.addTo(graph, name + ".qkv");
+        proj.addTo(graph, name + ".proj");
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sam3stream.model.vision;
 
 import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.LayerNorm;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
@@ -74,6 +75,15 @@ public final class VitBlock {
             residual.addi(mlp.forward(norm2.forward(residual)));
             return residual;
         });
+    }
+
+    /** Adds the block's parameters under {@code name} to a graph's ({@code norm1}, {@code attn.*}, ...). */
+    void addTo(GraphWeights.Builder graph, String name) {
+        norm1.addTo(graph, name + ".norm1");
+        attn.addTo(graph, name + ".attn");
+        norm2.addTo(graph, name + ".norm2");
+        mlp.fc1().addTo(graph, name + ".mlp.fc1");
+        mlp.fc2().addTo(graph, name + ".mlp.fc2");
     }
 
     /** Window side in tokens, or 0 for a global block. */

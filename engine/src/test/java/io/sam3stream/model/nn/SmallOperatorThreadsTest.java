@@ -18,7 +18,7 @@ class SmallOperatorThreadsTest {
                 assertEquals(1, JniUtils.getNumThreads());
             }
             assertEquals(2, JniUtils.getNumThreads());
-            try (ComputeOptions.Scope off = ComputeOptions.OPTIMIZED.withOpByOpPromptSide().activate();
+            try (ComputeOptions.Scope off = ComputeOptions.OPTIMIZED.withOpByOpModules().activate();
                     ComputeOptions.Scope unchanged = SmallOperatorThreads.enter()) {
                 assertEquals(2, JniUtils.getNumThreads(), "the policy is off in the control");
             }

@@ -20,9 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The compiled graphs of the prompt side (text encoder, geometry encoder, fusion encoder, decoder, scoring,
- * segmentation head, detection post-processing)
- * compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal
+ * The compiled graphs of the image side (the float32 ViT trunk) and of the prompt side (text encoder, geometry
+ * encoder, fusion encoder, decoder, scoring, segmentation head, detection post-processing) compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal
  * to float rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
  * native operators there, as upstream calls them), in float32 and in bfloat16.
  *
@@ -31,9 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * from the pixel decoder may then differ by one bfloat16 step of their magnitude, and a few mask pixels near the
  * threshold may flip. Every other stage stays equal to float32 rounding.
  */
-class PromptGraphsEqualityTest {
+class ModuleGraphsEqualityTest {
 
-    /** Stages the three modules emit (and the model outputs built from them), after the case name. */
+    /** Stages of the image side's graph module, which carry no case name. */
+    private static final String IMAGE_PREFIX = "vit.";
+
+    /** Stages the prompt side's modules emit (and the model outputs built from them), after the case name. */
     private static final List<String> MODULE_PREFIXES = List.of("text.", "geo.", "prompt.", "encoder.",
             "decoder.", "seg.", "out.", "post");
 
@@ -50,7 +52,7 @@ class PromptGraphsEqualityTest {
     private static final List<String> PIXEL_DECODER_STAGES = List.of(".seg.pixel_embed", ".seg.instance_embeds",
             ".seg.semantic_seg", ".seg.pred_masks", ".mask_probs", ".masks");
 
-    private static final ComputeOptions OP_BY_OP = ComputeOptions.OPTIMIZED.withOpByOpPromptSide();
+    private static final ComputeOptions OP_BY_OP = ComputeOptions.OPTIMIZED.withOpByOpModules();
 
     @ParameterizedTest
     @MethodSource("precisions")
@@ -61,7 +63,8 @@ class PromptGraphsEqualityTest {
         boolean anyDifference = false;
         for (Map.Entry<String, RecordedStage> entry : reference.entrySet()) {
             String stage = entry.getKey();
-            if (MODULE_PREFIXES.stream().noneMatch(p -> stage.contains("." + p))) {
+            if (MODULE_PREFIXES.stream().noneMatch(p -> stage.contains("." + p))
+                    && !stage.startsWith(IMAGE_PREFIX)) {
                 continue;
             }
             RecordedStage expected = entry.getValue();
@@ -92,6 +95,7 @@ class PromptGraphsEqualityTest {
         }
         assertFalse(compared.isEmpty(), "no module stage was compared");
         assertTrue(anyDifference, "both runs took the same path: group norm's rounding tells the graph apart");
+        assertTrue(compared.contains("vit.block1") && compared.contains("vit.out"), "ViT stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("text.language_features")), "text stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("geo.feats")), "geometry stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("encoder.memory")), "fusion stages compared");
