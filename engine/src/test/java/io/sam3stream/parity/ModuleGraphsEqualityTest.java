@@ -42,8 +42,8 @@ class ModuleGraphsEqualityTest {
     /** Float rounding of a few hundred chained float32 operators, relative to the stage's largest magnitude. */
     private static final double ROUNDING = 1e-5;
 
-    /** One bfloat16 rounding step (8 significant bits), relative to the stage's largest magnitude. */
-    private static final double BF16_STEP = 0x1p-8;
+    /** Significand bits of bfloat16 after the leading one. */
+    private static final int BF16_FRACTION_BITS = 7;
 
     /** Share of a mask's pixels that may flip where its probabilities differ by a bfloat16 step. */
     private static final double MASK_FLIPS = 1e-3;
@@ -87,7 +87,7 @@ class ModuleGraphsEqualityTest {
                 assertTrue(differing <= MASK_FLIPS * expected.values().length,
                         stage + ": " + differing + " of " + expected.values().length + " pixels differ");
             } else {
-                double bound = (narrowed ? BF16_STEP : ROUNDING) * scale;
+                double bound = narrowed ? bf16Step(scale) : ROUNDING * scale;
                 assertTrue(worst <= bound, stage + ": graph differs by " + worst + " (scale " + scale + ")");
             }
             compared.add(stage);
@@ -105,6 +105,11 @@ class ModuleGraphsEqualityTest {
         assertTrue(compared.stream().anyMatch(s -> s.contains("post_t") && s.endsWith(".boxes_xyxy_px")),
                 "detections compared");
         assertEquals(graphs.keySet(), reference.keySet(), "both paths record the same stages");
+    }
+
+    /** The spacing of bfloat16 values at {@code magnitude}: one step of its last significand bit. */
+    private static double bf16Step(double magnitude) {
+        return Math.scalb(1.0, Math.getExponent(magnitude) - BF16_FRACTION_BITS);
     }
 
     static Stream<Precision> precisions() {
