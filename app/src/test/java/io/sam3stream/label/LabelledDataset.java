@@ -158,11 +158,15 @@ final class LabelledDataset {
         return new int[] {minX, minY, maxX - minX + 1, maxY - minY + 1};
     }
 
-    /** Result lines of the log, by file name. */
+    /**
+     * Result lines of the log, by file name. Only complete lines count: a run that is still writing may have
+     * appended part of its next line.
+     */
     static Map<String, Integer> resultLinesPerFile(Path log) throws IOException {
         Map<String, Integer> counts = new HashMap<>();
-        List<String> lines = Files.readAllLines(log);
-        for (String line : lines.subList(1, lines.size())) {
+        String content = Files.readString(log);
+        List<String> lines = content.substring(0, content.lastIndexOf('\n') + 1).lines().toList();
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
             JsonNode json = MAPPER.readTree(line);
             if (json.has("result")) {
                 counts.merge(json.get("file").asText(), 1, Integer::sum);

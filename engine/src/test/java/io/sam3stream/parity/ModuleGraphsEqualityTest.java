@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The compiled graphs of the image side (the float32 ViT trunk) and of the prompt side (text encoder, geometry
+ * The compiled graphs of the image side (float32 ViT trunk, neck) and of the prompt side (text encoder, geometry
  * encoder, fusion encoder, decoder, scoring, segmentation head, detection post-processing) compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal
  * to float rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
  * native operators there, as upstream calls them), in float32 and in bfloat16.
@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ModuleGraphsEqualityTest {
 
-    /** Stages of the image side's graph module, which carry no case name. */
-    private static final String IMAGE_PREFIX = "vit.";
+    /** Stages of the image side's graph modules, which carry no case name. */
+    private static final List<String> IMAGE_PREFIXES = List.of("vit.", "neck.");
 
     /** Stages the prompt side's modules emit (and the model outputs built from them), after the case name. */
     private static final List<String> MODULE_PREFIXES = List.of("text.", "geo.", "prompt.", "encoder.",
@@ -64,7 +64,7 @@ class ModuleGraphsEqualityTest {
         for (Map.Entry<String, RecordedStage> entry : reference.entrySet()) {
             String stage = entry.getKey();
             if (MODULE_PREFIXES.stream().noneMatch(p -> stage.contains("." + p))
-                    && !stage.startsWith(IMAGE_PREFIX)) {
+                    && IMAGE_PREFIXES.stream().noneMatch(stage::startsWith)) {
                 continue;
             }
             RecordedStage expected = entry.getValue();
@@ -96,6 +96,7 @@ class ModuleGraphsEqualityTest {
         assertFalse(compared.isEmpty(), "no module stage was compared");
         assertTrue(anyDifference, "both runs took the same path: group norm's rounding tells the graph apart");
         assertTrue(compared.contains("vit.block1") && compared.contains("vit.out"), "ViT stages compared");
+        assertTrue(compared.contains("neck.fpn0") && compared.contains("neck.fpn3"), "neck stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("text.language_features")), "text stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("geo.feats")), "geometry stages compared");
         assertTrue(compared.stream().anyMatch(s -> s.contains("encoder.memory")), "fusion stages compared");

@@ -4,6 +4,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.pooling.Pool;
 import io.sam3stream.model.nn.Conv2d;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,23 +23,38 @@ public enum NeckScale {
     /** 0.5×: {@code maxpool_2x2}; computed upstream but discarded by {@code SAM3VLBackbone(scalp=1)}. */
     HALF;
 
-    /** Loads the branch stored under {@code convs.{ordinal}}. */
-    NeckBranch load(Params branch) {
+    /**
+     * Loads the branch stored under {@code convs.{ordinal}} and adds its parameters under the same names to a
+     * graph's ({@link io.sam3stream.model.nn.ImageGraphs#neck}).
+     */
+    NeckBranch load(Params branch, GraphWeights.Builder graph) {
+        String name = "convs." + ordinal();
         List<FeatureMapLayer> layers = new ArrayList<>();
         switch (this) {
             case FOUR -> {
-                layers.add(TransposedConv2x2.load(branch, "dconv_2x2_0"));
+                layers.add(transposedConv(branch, "dconv_2x2_0", graph, name));
                 layers.add(Activation::gelu);
-                layers.add(TransposedConv2x2.load(branch, "dconv_2x2_1"));
+                layers.add(transposedConv(branch, "dconv_2x2_1", graph, name));
             }
-            case TWO -> layers.add(TransposedConv2x2.load(branch, "dconv_2x2"));
+            case TWO -> layers.add(transposedConv(branch, "dconv_2x2", graph, name));
             case ONE -> { }
             case HALF -> layers.add(map -> Pool.maxPool2d(map, new Shape(2, 2), new Shape(2, 2), new Shape(0, 0),
                     false));
             default -> throw new IllegalStateException(name());
         }
-        layers.add(Conv2d.load(branch, "conv_1x1")::forward);
-        layers.add(Conv2d.load(branch, "conv_3x3")::forward);
+        for (String projection : List.of("conv_1x1", "conv_3x3")) {
+            Conv2d conv = Conv2d.load(branch, projection);
+            conv.addTo(graph, name + "." + projection);
+            layers.add(conv::forward);
+        }
         return new NeckBranch(List.copyOf(layers));
+    }
+
+    private static TransposedConv2x2 transposedConv(Params branch, String layer, GraphWeights.Builder graph,
+            String name) {
+        TransposedConv2x2 conv = TransposedConv2x2.load(branch, layer);
+        graph.put(name + "." + layer + ".matrix", conv.weightMatrix());
+        graph.put(name + "." + layer + ".bias", conv.bias());
+        return conv;
     }
 }

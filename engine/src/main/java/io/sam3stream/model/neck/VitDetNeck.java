@@ -1,6 +1,10 @@
 package io.sam3stream.model.neck;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import io.sam3stream.model.nn.ComputeOptions;
+import io.sam3stream.model.nn.GraphWeights;
+import io.sam3stream.model.nn.ImageGraphs;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.StageSink;
@@ -13,14 +17,22 @@ import java.util.List;
  *
  * <p>Stages emitted: {@code neck.fpn{j}} and {@code neck.pos{j}}, (B, d, H_j, W_j), for every computed level j
  * ({@code neck.pos{j}} of the levels other than 1× only for an active sink).
+ *
+ * <p>The branches run as one compiled graph ({@link ImageGraphs#neck}) when {@link ComputeOptions#moduleGraphs} is
+ * on; its levels are channels-last, the op-by-op form's are not (the values are the same to float rounding).
  */
 public final class VitDetNeck {
 
     private final List<NeckBranch> branches;
+    /** The branches' scales, by ordinal, for the graph. */
+    private final long[] scales;
+    private final GraphWeights graph;
     private final SinePositionEncoding position;
 
-    private VitDetNeck(List<NeckBranch> branches, SinePositionEncoding position) {
+    private VitDetNeck(List<NeckBranch> branches, long[] scales, GraphWeights graph, SinePositionEncoding position) {
         this.branches = branches;
+        this.scales = scales;
+        this.graph = graph;
         this.position = position;
     }
 
@@ -36,10 +48,13 @@ public final class VitDetNeck {
         // moved by 4.73e-2 against its bfloat16 bound of 4.6e-2
         Params neck = visionBackbone.withPrecision(Precision.FP32);
         List<NeckBranch> branches = new ArrayList<>();
+        GraphWeights.Builder graph = GraphWeights.builder();
         for (NeckScale scale : levels.scales()) {
-            branches.add(scale.load(neck.sub("convs." + scale.ordinal())));
+            branches.add(scale.load(neck.sub("convs." + scale.ordinal()), graph));
         }
-        return new VitDetNeck(List.copyOf(branches), new SinePositionEncoding(dModel));
+        long[] scales = levels.scales().stream().mapToLong(NeckScale::ordinal).toArray();
+        return new VitDetNeck(List.copyOf(branches), scales, graph.build(neck.manager()),
+                new SinePositionEncoding(dModel));
     }
 
     /**
@@ -49,10 +64,13 @@ public final class VitDetNeck {
      * @return the levels and the 1× level's encoding, allocated in the trunk output's manager
      */
     public ImageFeatures forward(NDArray trunkOut, StageSink sink) {
+        NDList graphLevels = ComputeOptions.current().moduleGraphs()
+                ? ImageGraphs.neck(trunkOut, graph, scales)
+                : null;
         List<NDArray> fpn = new ArrayList<>();
         NDArray visionPos = null;
         for (int j = 0; j < branches.size(); j++) {
-            NDArray level = branches.get(j).forward(trunkOut);
+            NDArray level = graphLevels != null ? graphLevels.get(j) : branches.get(j).forward(trunkOut);
             sink.record("neck.fpn" + j, level);
             fpn.add(level);
             if (j == NeckScale.ONE.ordinal()) {

@@ -22,7 +22,7 @@ import java.util.List;
  *                           on AVX2 machines oneDNN's kernels are the faster of the two
  * @param moduleGraphs       the prompt side's modules (text encoder, geometry encoder layers, fusion encoder,
  *                           decoder, scoring, segmentation head, detection post-processing) and the image side's
- *                           float32 ViT trunk each run as one compiled TorchScript graph
+ *                           float32 ViT trunk and neck each run as one compiled TorchScript graph
  *                           ({@link PromptGraphs}, {@link ImageGraphs}) instead of operator by operator from Java
  * @param singleThreadSmallModules the modules made of many small operators (text encoder, geometry encoder,
  *                           decoder, scoring) run on one intra-op thread ({@link SmallOperatorThreads}), the others

@@ -4,11 +4,11 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 
 /**
- * The image side's float32 ViT trunk as a compiled graph (source: {@code ImageGraphs.torchscript} beside this
- * class), the counterpart of {@link PromptGraphs}: one TorchScript call that reads the trunk's parameters from its
- * {@link GraphWeights}. At full size the trunk's operators are large and the call count does not matter; on a small
- * model (the tiny checkpoint, 144 tokens) its few hundred operators cost a measurable share in dispatch. The neck
- * has no graph: its time is in its convolutions, and one call made it no faster. The methods call the operators the Java forms call with
+ * The image side's float32 modules as compiled graphs (source: {@code ImageGraphs.torchscript} beside this class),
+ * the counterpart of {@link PromptGraphs}: the ViT trunk and the neck each run as one TorchScript call that reads
+ * the module's parameters from its {@link GraphWeights}. On a small model (the tiny checkpoint, 144 tokens) the
+ * trunk's few hundred operators cost a measurable share in dispatch; at full size the neck's graph keeps its maps
+ * channels-last, which Java cannot ask of DJL, and so lowers the peak resident set. The methods call the operators the Java forms call with
  * every {@link ComputeOptions} measure on (oneDNN linear layers with the GELU fused, fused RoPE and attention, the
  * window layout kept across consecutive windowed blocks), in the same order; those forms stay the readable
  * reference and the path taken when {@link ComputeOptions#moduleGraphs} is off.
@@ -38,5 +38,21 @@ public final class ImageGraphs {
             boolean[] globalBlocks, boolean record) {
         return Module.INSTANCE.runTensors("vision_trunk", image.getManager(), new ScriptCall().tensor(image)
                 .weights(weights).integer(heads).integer(window).flags(globalBlocks).flag(record));
+    }
+
+    /**
+     * The neck's branches on the trunk output, every map channels-last.
+     *
+     * @param trunkOut (B, C, G, G), channels-last (the trunk's output is a permuted view of its tokens)
+     * @param weights  the branches' parameters under {@code convs.{scale}}: {@code dconv_2x2*.matrix} (in, 4·out)
+     *                 and {@code .bias} (1, out, 1, 1) for the transposed convolutions, {@code conv_1x1.*} and
+     *                 {@code conv_3x3.*}
+     * @param scales   the branches to run, in order, each by scale ordinal: 0 = 4× (two transposed convolutions
+     *                 with a GELU between), 1 = 2× (one), 2 = 1× (none), 3 = 0.5× (2×2 max pooling)
+     * @return each branch's level (B, d, ·, ·), channels-last
+     */
+    public static NDList neck(NDArray trunkOut, GraphWeights weights, long[] scales) {
+        return Module.INSTANCE.runTensors("neck", trunkOut.getManager(), new ScriptCall().tensor(trunkOut)
+                .weights(weights).integers(scales));
     }
 }

@@ -36,6 +36,10 @@ final class ScriptCall implements AutoCloseable {
         return own(IValue.from(value));
     }
 
+    ScriptCall integers(long... values) {
+        return own(IValue.listFrom(values));
+    }
+
     ScriptCall flags(boolean... values) {
         return own(IValue.listFrom(values));
     }
