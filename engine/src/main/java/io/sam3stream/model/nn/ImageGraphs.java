@@ -43,7 +43,8 @@ public final class ImageGraphs {
     /**
      * The neck's branches on the trunk output, every map channels-last.
      *
-     * @param trunkOut (B, C, G, G), channels-last (the trunk's output is a permuted view of its tokens)
+     * @param trunkOut (B, C, G, G) in any layout; channels-last, as the trunks produce it (a permuted view of their
+     *                 tokens), saves a copy
      * @param weights  the branches' parameters under {@code convs.{scale}}: {@code dconv_2x2*.matrix} (in, 4·out)
      *                 and {@code .bias} (1, out, 1, 1) for the transposed convolutions, {@code conv_1x1.*} and
      *                 {@code conv_3x3.*}
