@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The compiled graphs of the image side (float32 ViT trunk, neck) and of the prompt side (text encoder, geometry
- * encoder, fusion encoder, decoder, scoring, segmentation head, detection post-processing) compute what their op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal
- * to float rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
+ * encoder, fusion encoder, decoder, scoring, segmentation head, detection post-processing) compute what their
+ * op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float
+ * rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
  * native operators there, as upstream calls them), in float32 and in bfloat16.
  *
  * <p>In bfloat16 the pixel decoder's convolutions narrow their inputs, so where group norm's float32 rounding differs

@@ -53,8 +53,7 @@ public enum NeckScale {
     private static TransposedConv2x2 transposedConv(Params branch, String layer, GraphWeights.Builder graph,
             String name) {
         TransposedConv2x2 conv = TransposedConv2x2.load(branch, layer);
-        graph.put(name + "." + layer + ".matrix", conv.weightMatrix());
-        graph.put(name + "." + layer + ".bias", conv.bias());
+        conv.addTo(graph, name + "." + layer);
         return conv;
     }
 }

@@ -1,6 +1,7 @@
 package io.sam3stream.model.neck;
 
 import ai.djl.ndarray.NDArray;
+import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 
@@ -29,6 +30,15 @@ public record TransposedConv2x2(NDArray weightMatrix, NDArray bias) implements F
         NDArray matrix = weight.reshape(s[0], s[1] * 4);
         weight.close();
         return new TransposedConv2x2(matrix, sub.get("bias").reshape(1, s[1], 1, 1));
+    }
+
+    /**
+     * Adds {@code name.matrix} (in, 4·out) and {@code name.bias} (1, out, 1, 1) to a graph's parameters, in the
+     * shapes {@link #forward} multiplies with.
+     */
+    public void addTo(GraphWeights.Builder graph, String name) {
+        graph.put(name + ".matrix", weightMatrix);
+        graph.put(name + ".bias", bias);
     }
 
     @Override

@@ -7,11 +7,11 @@ import ai.djl.ndarray.NDList;
  * The image side's float32 modules as compiled graphs (source: {@code ImageGraphs.torchscript} beside this class),
  * the counterpart of {@link PromptGraphs}: the ViT trunk and the neck each run as one TorchScript call that reads
  * the module's parameters from its {@link GraphWeights}. On a small model (the tiny checkpoint, 144 tokens) the
- * trunk's few hundred operators cost a measurable share in dispatch; at full size the neck's graph keeps its maps
- * channels-last, which Java cannot ask of DJL, and so lowers the peak resident set. The methods call the operators the Java forms call with
- * every {@link ComputeOptions} measure on (oneDNN linear layers with the GELU fused, fused RoPE and attention, the
- * window layout kept across consecutive windowed blocks), in the same order; those forms stay the readable
- * reference and the path taken when {@link ComputeOptions#moduleGraphs} is off.
+ * trunk's few hundred operators cost a measurable share in dispatch; the neck's graph keeps its maps channels-last,
+ * which DJL gives Java no way to ask for, and is faster so at every size. The methods call the operators the Java
+ * forms call with every {@link ComputeOptions} measure on (oneDNN linear layers with the GELU fused, fused RoPE and
+ * attention, the window layout kept across consecutive windowed blocks), in the same order; those forms stay the
+ * readable reference and the path taken when {@link ComputeOptions#moduleGraphs} is off.
  *
  * <p>Results are allocated in the manager of the first array argument and must only be read.
  */
