@@ -17,6 +17,8 @@ import java.util.List;
  *   <li>the bfloat16 forms of linear layers, convolutions, the ViT's MLP and attention, and attention itself, each
  *       one call that takes and returns float32 activations and narrows, multiplies and widens inside
  *       ({@link Precision});</li>
+ *   <li>bfloat16 matrices reordered once into the blocked layout of oneDNN's inner product, which the bfloat16
+ *       linear forms then multiply from (where oneDNN has native bfloat16 instructions);</li>
  *   <li>conversions to and from bfloat16, which DJL's PyTorch engine does not map (such arrays report
  *       {@code DataType.UNKNOWN} and must only be handed back to these operators).</li>
  * </ul>
@@ -85,25 +87,59 @@ public final class FusedOps {
 
     /**
      * x·Wᵀ + b, optionally followed by the exact GELU, with bfloat16 operands: x is narrowed, the product accumulates
-     * in float32, is rounded to bfloat16 (where the GELU runs, as under autocast) and widened back.
+     * in float32 and is rounded to bfloat16, then widened back. A plain matrix goes through {@code torch.linear} and
+     * the GELU runs on the rounded product, as under autocast; a blocked one ({@link #blockBf16LinearWeight})
+     * through oneDNN's inner product, which applies the GELU to the float32 accumulator before the one rounding.
      *
-     * @param x      (..., in) float32
-     * @param weight (out, in) bfloat16
-     * @param bias   (out) bfloat16, or null
+     * @param x       (..., in) float32
+     * @param weight  (out, in) bfloat16, plain or blocked
+     * @param bias    (out) bfloat16, or null
+     * @param blocked whether {@code weight} is in oneDNN's blocked layout
      * @return (..., out) float32, to be read only
      */
-    public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu) {
+    public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu, boolean blocked) {
         return run("linear_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
-                .tensors(bias == null ? List.of() : List.of(bias)).flag(gelu));
+                .tensors(bias == null ? List.of() : List.of(bias)).flag(gelu).flag(blocked));
     }
 
     /**
      * fc2(GELU(fc1(x))) in bfloat16 with the hidden activation kept in bfloat16 between the two products; x and the
-     * result float32, the weights and biases bfloat16.
+     * result float32, the weights and biases bfloat16, both matrices plain or both blocked (as
+     * {@link #linearBf16}).
      */
     public static NDArray mlpBf16(NDArray x, NDArray fc1Weight, NDArray fc1Bias, NDArray fc2Weight,
-            NDArray fc2Bias) {
-        return call("mlp_bf16", x, fc1Weight, fc1Bias, fc2Weight, fc2Bias);
+            NDArray fc2Bias, boolean blocked) {
+        return run("mlp_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(fc1Weight).tensor(fc1Bias)
+                .tensor(fc2Weight).tensor(fc2Bias).flag(blocked));
+    }
+
+    /**
+     * True when libtorch's oneDNN multiplies bfloat16 with native instructions on this CPU (AVX-512 with its
+     * bfloat16 extensions or AMX; oneDNN's own ISA cap, {@code ONEDNN_MAX_CPU_ISA}, is respected), so that
+     * {@link #blockBf16LinearWeight} is available. Asked once per process.
+     */
+    public static boolean oneDnnMultipliesBf16() {
+        return OneDnnBf16.SUPPORTED;
+    }
+
+    private static final class OneDnnBf16 {
+        static final boolean SUPPORTED;
+
+        static {
+            try (NDManager manager = NDManager.newBaseManager();
+                    NDArray flag = run("onednn_multiplies_bf16", manager, new ScriptCall())) {
+                SUPPORTED = flag.toBooleanArray()[0];
+            }
+        }
+    }
+
+    /**
+     * A bfloat16 (out, in) matrix reordered into the blocked layout oneDNN's inner product reads, for
+     * {@link #linearBf16} and {@link #mlpBf16} with {@code blocked}; only where {@link #oneDnnMultipliesBf16}. The
+     * result is an opaque oneDNN tensor: it must only be handed back to these operators.
+     */
+    public static NDArray blockBf16LinearWeight(NDArray weight) {
+        return call("block_bf16_linear_weight", weight);
     }
 
     /**
@@ -134,14 +170,16 @@ public final class FusedOps {
      * in float32 (complex multiply by {@code table}, as {@link #rotateQk}), attention in bfloat16 or float32, the
      * output projection.
      *
-     * @param x     (N, L, C) float32
-     * @param table (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
+     * @param x       (N, L, C) float32
+     * @param table   (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
+     * @param blocked whether both matrices are in oneDNN's blocked layout (see {@link #linearBf16})
      * @return (N, L, C) float32, to be read only
      */
     public static NDArray vitAttentionBf16(NDArray x, NDArray qkvWeight, NDArray qkvBias, NDArray table, int heads,
-            NDArray projWeight, NDArray projBias, boolean bf16Attention) {
+            NDArray projWeight, NDArray projBias, boolean bf16Attention, boolean blocked) {
         return run("vit_attention_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(qkvWeight).tensor(qkvBias)
-                .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention));
+                .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention)
+                .flag(blocked));
     }
 
     /** A bfloat16 copy of a float32 array (round to nearest even). */

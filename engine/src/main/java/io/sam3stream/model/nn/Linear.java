@@ -8,13 +8,28 @@ import ai.djl.nn.Activation;
  * and output are float32 whatever the {@link Precision}: a float32 layer multiplies by oneDNN for
  * {@link #forwardReadOnly} and {@link #forwardGelu} when {@link ComputeOptions#oneDnnLinear} is on (layers with a
  * bias), by libtorch's default BLAS otherwise; a bfloat16 layer holds W and b in bfloat16 and narrows x for the
- * product, which accumulates in float32 and is rounded to bfloat16 before it is widened back.
+ * product, which accumulates in float32 and is rounded to bfloat16 before it is widened back. A bfloat16 layer
+ * may hold its matrix in oneDNN's blocked layout instead ({@link #withBlockedMatrix}).
+ *
+ * @param blocked {@code weight} is an opaque oneDNN tensor in the blocked layout of its inner product (see
+ *                {@link FusedOps#blockBf16LinearWeight}); only for a bfloat16 layer
  */
-public record Linear(NDArray weight, NDArray bias, Precision precision) {
+public record Linear(NDArray weight, NDArray bias, Precision precision, boolean blocked) {
+
+    public Linear {
+        if (blocked && !precision.bf16Linear()) {
+            throw new IllegalArgumentException("only a bfloat16 layer holds a blocked matrix");
+        }
+    }
 
     /** A float32 layer. */
     public Linear(NDArray weight, NDArray bias) {
         this(weight, bias, Precision.FP32);
+    }
+
+    /** A layer of {@code precision} with a plain (out, in) matrix. */
+    public Linear(NDArray weight, NDArray bias, Precision precision) {
+        this(weight, bias, precision, false);
     }
 
     /** Loads {@code name.weight} and, when present, {@code name.bias}, held in the tree's precision. */
@@ -29,13 +44,32 @@ public record Linear(NDArray weight, NDArray bias, Precision precision) {
     }
 
     /**
+     * This layer with its matrix reordered once into oneDNN's blocked layout where its precision
+     * {@link Precision#blocksLinearMatrices blocks matrices}, else this layer. A blocked product neither reorders the
+     * matrix on every call nor leaves the GELU to a second pass over the output; the plain matrix is closed, so the
+     * weights stay held once. Meant for the large layers of the ViT, whose products take most of a forward.
+     */
+    public Linear withBlockedMatrix() {
+        if (blocked || !precision.blocksLinearMatrices()) {
+            return this;
+        }
+        NDArray reordered = FusedOps.blockBf16LinearWeight(weight);
+        weight.close();
+        return new Linear(reordered, bias, precision, true);
+    }
+
+    /**
      * Adds {@code name.weight} and {@code name.bias} to a graph's parameters; the graph multiplies in the format
      * the weight is held in, as {@link #forward} does.
      *
      * @throws IllegalStateException for a layer of {@link Precision#BF16_LINEAR}: a graph attends in the format of
-     *                               the weights, where that precision keeps attention in float32
+     *                               the weights, where that precision keeps attention in float32; and for a
+     *                               blocked matrix, which graphs do not multiply
      */
     public void addTo(GraphWeights.Builder graph, String name) {
+        if (blocked) {
+            throw new IllegalStateException("graphs take plain matrices, " + name + " is blocked");
+        }
         if (!precision.singleFormat()) {
             throw new IllegalStateException("graphs take fp32 or bf16 layers, " + name + " is " + precision);
         }
@@ -49,7 +83,7 @@ public record Linear(NDArray weight, NDArray bias, Precision precision) {
     public NDArray forward(NDArray x) {
         if (precision.bf16Linear()) {
             // the product comes back from TorchScript as an inference tensor: a copy is what the caller may update
-            try (NDArray readOnly = FusedOps.linearBf16(x, weight, bias, false)) {
+            try (NDArray readOnly = FusedOps.linearBf16(x, weight, bias, false, blocked)) {
                 return readOnly.duplicate();
             }
         }
@@ -76,7 +110,7 @@ public record Linear(NDArray weight, NDArray bias, Precision precision) {
 
     private NDArray apply(NDArray x, boolean gelu, boolean readOnly) {
         if (precision.bf16Linear()) {
-            return FusedOps.linearBf16(x, weight, bias, gelu);
+            return FusedOps.linearBf16(x, weight, bias, gelu, blocked);
         }
         if (readOnly && bias != null && ComputeOptions.current().oneDnnLinear()) {
             return gelu ? FusedOps.linearGelu(x, weight, bias) : FusedOps.linear(x, weight, bias);

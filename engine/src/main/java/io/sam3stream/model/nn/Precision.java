@@ -49,6 +49,17 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
         return bf16Linear == bf16Attention;
     }
 
+    /**
+     * True when large bfloat16 linear layers hold their matrices in oneDNN's blocked layout
+     * ({@link Linear#withBlockedMatrix}): with bfloat16 attention, which is chosen only with AMX and where the
+     * blocked form was measured faster (the ViT's MLP 82-90 ms against 100-105 ms at 5184 tokens, see
+     * {@code docs/PERFORMANCE.md}), and only where libtorch's oneDNN multiplies bfloat16 natively
+     * ({@link FusedOps#oneDnnMultipliesBf16}); elsewhere an explicitly chosen bf16 keeps plain matrices.
+     */
+    public boolean blocksLinearMatrices() {
+        return bf16Attention && FusedOps.oneDnnMultipliesBf16();
+    }
+
     /** "fp32", "bf16" or "bf16 (fp32 attention)": how logs, {@code /info} and the benchmarks name it. */
     public String label() {
         return !bf16Linear ? "fp32" : bf16Attention ? "bf16" : "bf16 (fp32 attention)";

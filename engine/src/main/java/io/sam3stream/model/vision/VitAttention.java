@@ -30,9 +30,13 @@ public final class VitAttention {
         this.rope = rope;
     }
 
-    /** Loads {@code attn.qkv} and {@code attn.proj} of a block; {@code rope} must match the token grid it sees. */
+    /**
+     * Loads {@code attn.qkv} and {@code attn.proj} of a block, their matrices blocked where the precision says so
+     * ({@link Linear#withBlockedMatrix}); {@code rope} must match the token grid it sees.
+     */
     public static VitAttention load(Params block, int heads, AxialRope rope) {
-        return new VitAttention(Linear.load(block, "attn.qkv"), Linear.load(block, "attn.proj"), heads, rope);
+        return new VitAttention(Linear.load(block, "attn.qkv").withBlockedMatrix(),
+                Linear.load(block, "attn.proj").withBlockedMatrix(), heads, rope);
     }
 
     /** Adds {@code qkv} and {@code proj} under {@code name} to a graph's parameters. */
@@ -53,7 +57,7 @@ public final class VitAttention {
         Precision precision = qkv.precision();
         if (precision.bf16Linear()) {
             return FusedOps.vitAttentionBf16(x, qkv.weight(), qkv.bias(), rope.complexTable(), heads, proj.weight(),
-                    proj.bias(), precision.bf16Attention());
+                    proj.bias(), precision.bf16Attention(), qkv.blocked());
         }
         return Scopes.keep(() -> {
             NDArray projected = qkv.forwardReadOnly(x);

@@ -1,6 +1,8 @@
 package io.sam3stream.model.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ai.djl.ndarray.NDArray;
@@ -54,6 +56,28 @@ class LinearPrecisionTest {
                     Precision.BF16_LINEAR);
             NDArray ones = m.create(new float[] {1, 0}, new Shape(1, 2));
             assertArrayEquals(new float[] {1f}, sum.forward(ones).toFloatArray(), 0f);
+        }
+    }
+
+    @Test
+    void onlyBf16AttentionBlocksMatricesAndOnlyWhereOneDnnMultipliesBf16() {
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray x = m.create(X, new Shape(2, 3));
+            float[] expected = new Linear(m.create(W, new Shape(2, 3)), m.create(BIAS)).forward(x).toFloatArray();
+            for (Precision plain : new Precision[] {Precision.FP32, Precision.BF16_LINEAR}) {
+                Linear layer = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), plain);
+                assertSame(layer, layer.withBlockedMatrix(), plain.label());
+            }
+            Linear layer = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), Precision.BF16);
+            Linear blocked = layer.withBlockedMatrix();
+            assertEquals(FusedOps.oneDnnMultipliesBf16(), blocked.blocked());
+            assertEquals(FusedOps.oneDnnMultipliesBf16(), Precision.BF16.blocksLinearMatrices());
+            // the values are exact in bfloat16 (see above), so either layout must give float32's product
+            assertArrayEquals(expected, blocked.forward(x).toFloatArray(), 0f);
+            assertArrayEquals(expected, blocked.forwardReadOnly(x).toFloatArray(), 0f);
+            if (blocked.blocked()) {
+                assertThrows(IllegalStateException.class, () -> blocked.addTo(GraphWeights.builder(), "layer"));
+            }
         }
     }
 
