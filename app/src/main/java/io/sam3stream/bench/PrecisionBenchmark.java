@@ -63,17 +63,17 @@ public final class PrecisionBenchmark {
             };
             List<Comparison> out = new ArrayList<>();
             out.add(compare("fc1 product (5184 x 1024 -> 4736)", "bf16", runs, fc1,
-                    () -> FusedOps.linearBf16(x, w1n, b1n, false, false), log));
+                    () -> FusedOps.linearBf16(x, w1n, b1n, false), log));
             out.add(compare("ViT MLP (fc1 + GELU + fc2)", "bf16", runs, mlp,
-                    () -> FusedOps.mlpBf16(x, w1n, b1n, w2n, b2n, false), log));
+                    () -> FusedOps.mlpBf16(x, w1n, b1n, w2n, b2n), log));
             if (FusedOps.oneDnnMultipliesBf16()) {
                 // the form a model with bfloat16 attention serves (Precision.blocksLinearMatrices)
                 NDArray w1b = FusedOps.blockBf16LinearWeight(w1n);
                 NDArray w2b = FusedOps.blockBf16LinearWeight(w2n);
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "bf16 blocked", runs, fc1,
-                        () -> FusedOps.linearBf16(x, w1b, b1n, false, true), log));
+                        () -> FusedOps.linearBf16(x, w1b, b1n, false), log));
                 out.add(compare("ViT MLP (fc1 + GELU + fc2)", "bf16 blocked", runs, mlp,
-                        () -> FusedOps.mlpBf16(x, w1b, b1n, w2b, b2n, true), log));
+                        () -> FusedOps.mlpBf16(x, w1b, b1n, w2b, b2n), log));
             }
             out.add(compare("global attention (16 heads x 5184 tokens)", "bf16", runs,
                     () -> FusedOps.attention(global[0], global[1], global[2], null),

@@ -88,29 +88,27 @@ public final class FusedOps {
     /**
      * x·Wᵀ + b, optionally followed by the exact GELU, with bfloat16 operands: x is narrowed, the product accumulates
      * in float32 and is rounded to bfloat16, then widened back. A plain matrix goes through {@code torch.linear} and
-     * the GELU runs on the rounded product, as under autocast; a blocked one ({@link #blockBf16LinearWeight})
-     * through oneDNN's inner product, which applies the GELU to the float32 accumulator before the one rounding.
+     * the GELU runs on the rounded product, as under autocast; a blocked one ({@link #blockBf16LinearWeight}, told
+     * apart by its layout) through oneDNN's inner product, which applies the GELU to the float32 accumulator before
+     * the one rounding.
      *
-     * @param x       (..., in) float32
-     * @param weight  (out, in) bfloat16, plain or blocked
-     * @param bias    (out) bfloat16, or null
-     * @param blocked whether {@code weight} is in oneDNN's blocked layout
+     * @param x      (..., in) float32
+     * @param weight (out, in) bfloat16, plain or blocked
+     * @param bias   (out) bfloat16, or null
      * @return (..., out) float32, to be read only
      */
-    public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu, boolean blocked) {
+    public static NDArray linearBf16(NDArray x, NDArray weight, NDArray bias, boolean gelu) {
         return run("linear_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
-                .tensors(bias == null ? List.of() : List.of(bias)).flag(gelu).flag(blocked));
+                .tensors(bias == null ? List.of() : List.of(bias)).flag(gelu));
     }
 
     /**
      * fc2(GELU(fc1(x))) in bfloat16 with the hidden activation kept in bfloat16 between the two products; x and the
-     * result float32, the weights and biases bfloat16, both matrices plain or both blocked (as
-     * {@link #linearBf16}).
+     * result float32, the weights and biases bfloat16, each matrix plain or blocked (as {@link #linearBf16}).
      */
     public static NDArray mlpBf16(NDArray x, NDArray fc1Weight, NDArray fc1Bias, NDArray fc2Weight,
-            NDArray fc2Bias, boolean blocked) {
-        return run("mlp_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(fc1Weight).tensor(fc1Bias)
-                .tensor(fc2Weight).tensor(fc2Bias).flag(blocked));
+            NDArray fc2Bias) {
+        return call("mlp_bf16", x, fc1Weight, fc1Bias, fc2Weight, fc2Bias);
     }
 
     /**
@@ -135,7 +133,7 @@ public final class FusedOps {
 
     /**
      * A bfloat16 (out, in) matrix reordered into the blocked layout oneDNN's inner product reads, for
-     * {@link #linearBf16} and {@link #mlpBf16} with {@code blocked}; only where {@link #oneDnnMultipliesBf16}. The
+     * the bfloat16 products of {@link #linearBf16}, {@link #mlpBf16} and {@link #vitAttentionBf16}; only where {@link #oneDnnMultipliesBf16}. The
      * result is an opaque oneDNN tensor: it must only be handed back to these operators.
      */
     public static NDArray blockBf16LinearWeight(NDArray weight) {
@@ -170,16 +168,14 @@ public final class FusedOps {
      * in float32 (complex multiply by {@code table}, as {@link #rotateQk}), attention in bfloat16 or float32, the
      * output projection.
      *
-     * @param x       (N, L, C) float32
-     * @param table   (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
-     * @param blocked whether both matrices are in oneDNN's blocked layout (see {@link #linearBf16})
-     * @return (N, L, C) float32, to be read only
+     * @param x     (N, L, C) float32
+     * @param table (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
+     * @return (N, L, C) float32, to be read only; each matrix may be plain or blocked (as {@link #linearBf16})
      */
     public static NDArray vitAttentionBf16(NDArray x, NDArray qkvWeight, NDArray qkvBias, NDArray table, int heads,
-            NDArray projWeight, NDArray projBias, boolean bf16Attention, boolean blocked) {
+            NDArray projWeight, NDArray projBias, boolean bf16Attention) {
         return run("vit_attention_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(qkvWeight).tensor(qkvBias)
-                .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention)
-                .flag(blocked));
+                .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention));
     }
 
     /** A bfloat16 copy of a float32 array (round to nearest even). */

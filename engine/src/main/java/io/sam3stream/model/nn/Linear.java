@@ -83,7 +83,7 @@ public record Linear(NDArray weight, NDArray bias, Precision precision, boolean 
     public NDArray forward(NDArray x) {
         if (precision.bf16Linear()) {
             // the product comes back from TorchScript as an inference tensor: a copy is what the caller may update
-            try (NDArray readOnly = FusedOps.linearBf16(x, weight, bias, false, blocked)) {
+            try (NDArray readOnly = FusedOps.linearBf16(x, weight, bias, false)) {
                 return readOnly.duplicate();
             }
         }
@@ -110,7 +110,7 @@ public record Linear(NDArray weight, NDArray bias, Precision precision, boolean 
 
     private NDArray apply(NDArray x, boolean gelu, boolean readOnly) {
         if (precision.bf16Linear()) {
-            return FusedOps.linearBf16(x, weight, bias, gelu, blocked);
+            return FusedOps.linearBf16(x, weight, bias, gelu);
         }
         if (readOnly && bias != null && ComputeOptions.current().oneDnnLinear()) {
             return gelu ? FusedOps.linearGelu(x, weight, bias) : FusedOps.linear(x, weight, bias);

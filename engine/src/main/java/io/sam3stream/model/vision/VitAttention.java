@@ -57,7 +57,7 @@ public final class VitAttention {
         Precision precision = qkv.precision();
         if (precision.bf16Linear()) {
             return FusedOps.vitAttentionBf16(x, qkv.weight(), qkv.bias(), rope.complexTable(), heads, proj.weight(),
-                    proj.bias(), precision.bf16Attention(), qkv.blocked());
+                    proj.bias(), precision.bf16Attention());
         }
         return Scopes.keep(() -> {
             NDArray projected = qkv.forwardReadOnly(x);

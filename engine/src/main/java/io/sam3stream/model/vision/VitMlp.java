@@ -11,12 +11,6 @@ import io.sam3stream.model.nn.Params;
  */
 public record VitMlp(Linear fc1, Linear fc2) {
 
-    public VitMlp {
-        if (fc1.blocked() != fc2.blocked()) {
-            throw new IllegalArgumentException("fc1 and fc2 hold their matrices in one layout");
-        }
-    }
-
     /** Loads {@code mlp.fc1} and {@code mlp.fc2} of a block, their matrices blocked where the precision says so. */
     public static VitMlp load(Params block) {
         return new VitMlp(Linear.load(block, "mlp.fc1").withBlockedMatrix(),
@@ -30,7 +24,7 @@ public record VitMlp(Linear fc1, Linear fc2) {
     public NDArray forward(NDArray x) {
         if (fc1.precision().bf16Linear()) {
             // one call, the 4736-wide hidden activation kept in bfloat16 between the two products
-            return FusedOps.mlpBf16(x, fc1.weight(), fc1.bias(), fc2.weight(), fc2.bias(), fc1.blocked());
+            return FusedOps.mlpBf16(x, fc1.weight(), fc1.bias(), fc2.weight(), fc2.bias());
         }
         NDArray activated = fc1.forwardGelu(x);
         NDArray out = fc2.forwardReadOnly(activated);
