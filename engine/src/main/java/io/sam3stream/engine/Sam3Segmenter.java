@@ -15,9 +15,9 @@ import io.sam3stream.imaging.MaskUpsampler;
 import io.sam3stream.imaging.ModelInputPreprocessor;
 import io.sam3stream.imaging.PngEncoder;
 import io.sam3stream.imaging.RgbImage;
+import io.sam3stream.model.EncodedImage;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.heads.GroundingOutput;
-import io.sam3stream.model.neck.ImageFeatures;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.ExemplarBox;
 import io.sam3stream.model.prompt.GeometryPrompt;
@@ -57,7 +57,7 @@ public final class Sam3Segmenter implements Segmenter {
     private final int maxPrompts;
     private final EngineInfo info;
     private final NDManager cacheManager = NDManager.newBaseManager();
-    private final FeatureCache<String, CachedFeatures<ImageFeatures>> imageCache;
+    private final FeatureCache<String, CachedFeatures<EncodedImage>> imageCache;
     private final FeatureCache<String, CachedFeatures<TextEncoding>> textCache;
     private final AtomicLong backboneRuns = new AtomicLong();
     private final AtomicLong textEncoderRuns = new AtomicLong();
@@ -112,9 +112,9 @@ public final class Sam3Segmenter implements Segmenter {
     @Override
     public Inference infer(PreparedRequest p) {
         long start = System.nanoTime();
-        CachedFeatures<ImageFeatures> hit = imageCache.get(p.pixelDigest);
+        CachedFeatures<EncodedImage> hit = imageCache.get(p.pixelDigest);
         boolean cached = hit != null;
-        CachedFeatures<ImageFeatures> image = cached ? hit : encodeImage(p);
+        CachedFeatures<EncodedImage> image = cached ? hit : encodeImage(p);
         long imageEncoded = System.nanoTime();
         long textEncoderNanos = 0;
         // Features computed for this request enter the text cache only once the request is done with every
@@ -164,12 +164,12 @@ public final class Sam3Segmenter implements Segmenter {
                 computed.size(), millis(textEncoderNanos), millis(end - groundingStart));
     }
 
-    private CachedFeatures<ImageFeatures> encodeImage(PreparedRequest p) {
+    private CachedFeatures<EncodedImage> encodeImage(PreparedRequest p) {
         NDManager manager = cacheManager.newSubManager();
         try {
             int r = model.config().resolution();
             NDArray input = manager.create(p.modelInput, new Shape(1, 3, r, r));
-            ImageFeatures features = model.encodeImage(input, StageSink.NONE);
+            EncodedImage features = model.encodeImage(input, StageSink.NONE);
             input.close();
             backboneRuns.incrementAndGet();
             return new CachedFeatures<>(manager, features);

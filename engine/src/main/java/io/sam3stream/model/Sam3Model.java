@@ -11,6 +11,7 @@ import io.sam3stream.model.heads.GroundingHeads;
 import io.sam3stream.model.heads.GroundingInputs;
 import io.sam3stream.model.heads.GroundingOutput;
 import io.sam3stream.model.neck.ImageFeatures;
+import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.ModuleClock;
@@ -160,12 +161,29 @@ public final class Sam3Model implements AutoCloseable {
     }
 
     /**
-     * ViT and neck of one image.
+     * ViT and neck of one image, and the segmentation head's terms of its finer levels (timed as
+     * {@code pixel_decoder_levels}), which replace the levels.
      *
-     * @param image (1, 3, R, R) preprocessed pixels; the features are allocated in its manager
+     * @param image (1, 3, R, R) preprocessed pixels; the encoding is allocated in its manager
      */
-    public ImageFeatures encodeImage(NDArray image, StageSink sink) {
-        return imageEncoder.encode(image, sink);
+    public EncodedImage encodeImage(NDArray image, StageSink sink) {
+        ImageFeatures features = imageEncoder.encode(image, sink);
+        List<NDArray> terms;
+        try {
+            terms = heads.levelTerms(features.finerLevels());
+        } catch (RuntimeException e) {
+            features.close();
+            throw e;
+        }
+        ModuleClock.lap("pixel_decoder_levels");
+        NDArray visionFeatures = features.visionFeatures();
+        for (NDArray level : features.fpn()) {
+            if (level != visionFeatures) {
+                level.close();
+            }
+        }
+        return new EncodedImage(visionFeatures, features.visionPos(), terms,
+                new ImageMemo(visionFeatures.getManager()));
     }
 
     /**
@@ -190,16 +208,15 @@ public final class Sam3Model implements AutoCloseable {
      * @param text     (B, L, d) text features of the prompts
      * @param geometry one geometric prompt (exemplar boxes, possibly none) per text prompt
      */
-    public GroundingOutput ground(ImageFeatures image, TextEncoding text, List<GeometryPrompt> geometry,
+    public GroundingOutput ground(EncodedImage image, TextEncoding text, List<GeometryPrompt> geometry,
             StageSink sink) {
         try (ImageTokens tokens = ImageTokens.flatten(image.visionFeatures(), image.visionPos());
                 GeometryEncoding geo = timed("geometry_encoder", encodeGeometry(geometry, tokens, sink));
                 PromptSequence prompt = PromptSequence.assemble(text, geo, sink);
                 NDArray memory = timed("fusion_encoder",
                         fusionEncoder.encode(tokens, image.memo(), prompt.features(), prompt.mask(), sink))) {
-            List<NDArray> finer = List.of(image.fpn().get(0), image.fpn().get(1));
-            return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(), finer),
-                    sink);
+            return heads.forward(new GroundingInputs(memory, tokens.pos(), prompt.features(), prompt.mask(),
+                    image.levelTerms()), sink);
         }
     }
 

@@ -3,9 +3,9 @@ package io.sam3stream.parity;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import io.sam3stream.model.EncodedImage;
 import io.sam3stream.model.Sam3Model;
 import io.sam3stream.model.heads.GroundingOutput;
-import io.sam3stream.model.neck.ImageFeatures;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.GeometryPrompt;
 import io.sam3stream.model.result.DetectionPostProcessor;
@@ -46,7 +46,7 @@ public final class ParityRun {
             RawTensor preprocessed = folder.preprocessedImage();
             NDArray input = manager.create(preprocessed.toFloats(), new Shape(preprocessed.shape()));
             StepTimer imageTimer = StepTimer.start();
-            try (ImageFeatures features = model.encodeImage(input, recorder)) {
+            try (EncodedImage features = model.encodeImage(input, recorder)) {
                 StepTimer.Elapsed image = imageTimer.elapsed();
                 for (GoldenCase c : folder.cases()) {
                     StepTimer caseTimer = StepTimer.start();
@@ -58,7 +58,7 @@ public final class ParityRun {
         }
     }
 
-    private static void runCase(Sam3Model model, ImageFeatures features, GoldenCase c, ImageSize size,
+    private static void runCase(Sam3Model model, EncodedImage features, GoldenCase c, ImageSize size,
             NDManager manager, StageRecorder recorder) {
         String prefix = c.name() + ".";
         StageSink sink = withLastDecoderLayer(recorder.prefixed(prefix));

@@ -12,6 +12,7 @@ import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.SmallOperatorThreads;
 import io.sam3stream.model.nn.StageSink;
+import java.util.List;
 
 /**
  * Everything after the fusion encoder (upstream {@code Sam3Image._run_decoder}, {@code _update_scores_and_boxes}
@@ -47,6 +48,17 @@ public final class GroundingHeads {
     }
 
     /**
+     * What the segmentation head reads of an image's finer pyramid levels, computed once per image
+     * ({@link SegmentationHead#levelTerms}).
+     *
+     * @param finerLevels the neck's 4× and 2× levels, finest first
+     * @return the terms for {@link GroundingInputs#levelTerms}; the caller closes them
+     */
+    public List<NDArray> levelTerms(List<NDArray> finerLevels) {
+        return segmentationHead.levelTerms(finerLevels);
+    }
+
+    /**
      * Records the decoder's and segmentation head's stages, {@code decoder.class_logits_all_layers} and
      * {@code out.pred_logits}, {@code out.pred_boxes_cxcywh}, {@code out.pred_boxes_xyxy},
      * {@code out.presence_logit}.
@@ -63,7 +75,7 @@ public final class GroundingHeads {
             }
             NDArray predLogits = classLogits.get(classLogits.getShape().get(0) - 1);
             NDArray presenceLogit = decoded.lastPresenceLogit();
-            NDArray predMasks = segmentationHead.forward(in.memory(), in.prompt(), in.promptMask(), in.finerLevels(),
+            NDArray predMasks = segmentationHead.forward(in.memory(), in.prompt(), in.promptMask(), in.levelTerms(),
                     decoded.lastHs(), sink);
             ModuleClock.lap("segmentation_head");
             if (sink.active()) {

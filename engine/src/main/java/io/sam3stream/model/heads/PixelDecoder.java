@@ -14,6 +14,11 @@ import java.util.List;
  * level the running map is upsampled 2× by nearest neighbour, added to the level, and passed through a 3×3 conv,
  * GroupNorm(8) and ReLU. With n levels only stages 0..n−2 exist in the computation; the checkpoint's last
  * {@code conv_layers}/{@code norms} entry is never used and not loaded.
+ *
+ * <p>The convolution is linear, so conv(up(r) + level) = conv′(up(r)) + conv(level), where conv′ is the
+ * convolution without its bias. The level's part depends on the image alone: {@link #levelTerms} computes it once
+ * per image, and {@link #forward} adds it to the running map's part for every prompt. Only the coarsest map (the
+ * prompt-attended memory) differs between prompts.
  */
 public final class PixelDecoder {
 
@@ -46,29 +51,46 @@ public final class PixelDecoder {
         return new PixelDecoder(convs, norms);
     }
 
-    /** Adds {@code name.conv_layers.i} and {@code name.norms.i} of the stages in use to a graph's parameters. */
+    /**
+     * Adds {@code name.conv_layers.i}, {@code name.norms.i} of the stages in use to a graph's parameters, and as
+     * {@code name.conv_layers.i.upsampled_weight} each convolution's form for a 2×-upsampled input
+     * ({@link Conv2d#upsampledKernel}), which the graph applies to the running map without upsampling it.
+     */
     void addTo(GraphWeights.Builder graph, String name) {
         for (int i = 0; i < convs.size(); i++) {
             convs.get(i).addTo(graph, name + ".conv_layers." + i);
+            graph.put(name + ".conv_layers." + i + ".upsampled_weight", convs.get(i).upsampledKernel());
             norms.get(i).addTo(graph, name + ".norms." + i);
         }
     }
 
     /**
-     * @param levels feature maps from finest to coarsest, each side half the previous one, all with the same
-     *               channel count; the finer levels may have batch 1 and broadcast against the coarsest one's batch
+     * The image's part of every stage: each finer level convolved by the stage that reads it, bias included.
+     *
+     * @param finerLevels the pyramid levels finer than the coarsest, finest first, each side twice the next one's
+     * @return one term per level, in the same order and shapes; the caller closes them
+     */
+    public List<NDArray> levelTerms(List<NDArray> finerLevels) {
+        checkLevelCount(finerLevels);
+        List<NDArray> terms = new ArrayList<>();
+        for (int j = 0; j < finerLevels.size(); j++) {
+            terms.add(convs.get(stageReading(j, finerLevels.size())).forward(finerLevels.get(j)));
+        }
+        return terms;
+    }
+
+    /**
+     * @param coarsest   the coarsest map (B, C, H, W), the one that differs per prompt
+     * @param levelTerms {@link #levelTerms} of the finer levels, finest first; they may have batch 1 and broadcast
+     *                   against the coarsest map's batch
      * @return the finest-resolution pixel embedding (B, C, H₀, W₀)
      */
-    public NDArray forward(List<NDArray> levels) {
-        if (levels.size() != convs.size() + 1) {
-            throw new IllegalArgumentException("pixel decoder built for " + (convs.size() + 1) + " levels, given "
-                    + levels.size());
-        }
-        NDArray running = levels.get(levels.size() - 1);
+    public NDArray forward(NDArray coarsest, List<NDArray> levelTerms) {
+        checkLevelCount(levelTerms);
+        NDArray running = coarsest;
         for (int stage = 0; stage < convs.size(); stage++) {
             NDArray coarser = running;
-            NDArray finer = levels.get(levels.size() - 2 - stage);
-            running = stage(stage, finer, coarser);
+            running = stage(stage, levelTerms.get(levelTerms.size() - 1 - stage), coarser);
             if (stage > 0) {
                 coarser.close();
             }
@@ -76,18 +98,30 @@ public final class PixelDecoder {
         return running;
     }
 
+    /** The stage that reads finer level j of {@code count} (finest first): the coarsest of them is read first. */
+    private static int stageReading(int j, int count) {
+        return count - 1 - j;
+    }
+
+    private void checkLevelCount(List<NDArray> levels) {
+        if (levels.size() != convs.size()) {
+            throw new IllegalArgumentException("pixel decoder built for " + convs.size() + " finer levels, given "
+                    + levels.size());
+        }
+    }
+
     /** One upsampling stage; its full-resolution temporaries are freed as soon as the next one exists. */
-    private NDArray stage(int stage, NDArray finer, NDArray coarser) {
+    private NDArray stage(int stage, NDArray levelTerm, NDArray coarser) {
         return Scopes.keep(() -> {
-            NDArray merged;
-            try (NDArray upsampled = upsampleNearest2x(coarser, finer)) {
-                merged = finer.add(upsampled);
-            }
             NDArray convolved;
-            try (merged) {
-                convolved = convs.get(stage).forward(merged);
+            try (NDArray upsampled = upsampleNearest2x(coarser, levelTerm)) {
+                convolved = convs.get(stage).forwardWithoutBias(upsampled);
             }
-            try (convolved; NDArray normalised = norms.get(stage).forward(convolved)) {
+            NDArray merged;
+            try (convolved) {
+                merged = convolved.add(levelTerm);
+            }
+            try (merged; NDArray normalised = norms.get(stage).forward(merged)) {
                 return Activation.relu(normalised);
             }
         });

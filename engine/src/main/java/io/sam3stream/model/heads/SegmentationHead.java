@@ -15,14 +15,13 @@ import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
 import io.sam3stream.model.nn.Scopes;
 import io.sam3stream.model.nn.StageSink;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Upstream's {@code UniversalSegmentationHead} on the inference path (docs/MODEL.md §10): the encoder memory attends to
  * the prompt, replaces the 1× level of the backbone pyramid, and the {@link PixelDecoder} brings it to 4× with the
  * finer levels; a 1×1 conv gives per-pixel instance embeddings and each query's mask logits are the dot product of
- * its {@code mask_embed} with them.
+ * its {@code mask_embed} with them. The finer levels enter as {@link #levelTerms}, computed once per image.
  */
 public final class SegmentationHead {
 
@@ -73,28 +72,38 @@ public final class SegmentationHead {
     }
 
     /**
+     * The image's share of the pixel decoder ({@link PixelDecoder#levelTerms}), which every prompt on the image
+     * reuses.
+     *
+     * @param finerLevels the backbone pyramid levels finer than G, finest first ((1, d, 4G, 4G) and (1, d, 2G, 2G)
+     *                    in SAM3)
+     * @return one term per level, same order and shapes; the caller closes them
+     */
+    public List<NDArray> levelTerms(List<NDArray> finerLevels) {
+        return Scopes.keepAll(() -> new NDList(pixelDecoder.levelTerms(finerLevels)));
+    }
+
+    /**
      * Records {@code seg.prompt_attended_memory}, {@code seg.pixel_embed}, {@code seg.instance_embeds},
      * {@code seg.pred_masks} and, only for the sink since inference never reads it, {@code seg.semantic_seg}.
      *
      * @param memory      fused image memory (B, G·G, d), token index y·G + x
      * @param prompt      prompt tokens (B, S, d)
      * @param promptMask  prompt key-padding mask (B, S), true = padding
-     * @param finerLevels the backbone pyramid levels finer than G, finest first ((1 or B, d, 4G, 4G) and
+     * @param levelTerms  {@link #levelTerms} of the image's finer levels, finest first ((1 or B, d, 4G, 4G) and
      *                    (1 or B, d, 2G, 2G) in SAM3)
      * @param queries     the last decoder layer's normed queries (B, Q, d)
      * @return mask logits (B, Q, 4G, 4G)
      */
-    public NDArray forward(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finerLevels,
+    public NDArray forward(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> levelTerms,
             NDArray queries, StageSink sink) {
         if (graph != null && ComputeOptions.current().moduleGraphs()) {
-            return forwardGraph(memory, prompt, promptMask, finerLevels, queries, sink);
+            return forwardGraph(memory, prompt, promptMask, levelTerms, queries, sink);
         }
         return Scopes.keep(() -> {
             NDArray attended = memory.add(crossAttendPrompt.forward(crossAttentionNorm.forward(memory), prompt,
                     prompt, promptMask, null));
-            List<NDArray> levels = new ArrayList<>(finerLevels);
-            levels.add(toFeatureMap(attended));
-            NDArray pixelEmbed = pixelDecoder.forward(levels);
+            NDArray pixelEmbed = pixelDecoder.forward(toFeatureMap(attended), levelTerms);
             if (sink.active()) {
                 sink.record("seg.prompt_attended_memory", attended.transpose(1, 0, 2));
                 sink.record("seg.pixel_embed", pixelEmbed);
@@ -125,10 +134,10 @@ public final class SegmentationHead {
     }
 
     /** {@link #forward} as one call of the compiled graph. */
-    private NDArray forwardGraph(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finerLevels,
+    private NDArray forwardGraph(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> levelTerms,
             NDArray queries, StageSink sink) {
         checkTokens(memory);
-        NDList out = PromptGraphs.segmentationHead(memory, prompt, promptMask, finerLevels, queries, graph,
+        NDList out = PromptGraphs.segmentationHead(memory, prompt, promptMask, levelTerms, queries, graph,
                 crossAttendPrompt.heads(), grid, sink.active());
         NDArray masks = out.get(0);
         if (sink.active()) {

@@ -146,11 +146,15 @@ public final class FusedOps {
      *
      * @param x       (N, C, H, W) float32
      * @param weight  (out, C, k, k) bfloat16
-     * @param bias    (out) bfloat16
+     * @param bias    (out) bfloat16, or null for none
      * @param padding k / 2
      * @return (N, out, H, W) float32, to be read only
      */
     public static NDArray conv2dBf16(NDArray x, NDArray weight, NDArray bias, int padding) {
+        if (bias == null) {
+            return run("unbiased_conv2d_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
+                    .integer(padding));
+        }
         return run("conv2d_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight).tensor(bias)
                 .integer(padding));
     }

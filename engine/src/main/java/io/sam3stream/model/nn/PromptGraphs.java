@@ -118,15 +118,16 @@ public final class PromptGraphs {
     /**
      * The segmentation head's inference path.
      *
-     * @param finer  the pyramid levels finer than the memory, finest first
-     * @param record also return the stages the golden comparison reads
+     * @param levelTerms the pixel decoder's per-image terms of the pyramid levels finer than the memory, finest
+     *                   first ({@code PixelDecoder.levelTerms})
+     * @param record     also return the stages the golden comparison reads
      * @return the mask logits (B, Q, 4G, 4G), then, when recording, the prompt-attended memory (B, G·G, d), the
      *         pixel embedding, the instance embeddings and the semantic logits
      */
-    public static NDList segmentationHead(NDArray memory, NDArray prompt, NDArray promptMask, List<NDArray> finer,
-            NDArray queries, GraphWeights weights, int heads, int grid, boolean record) {
+    public static NDList segmentationHead(NDArray memory, NDArray prompt, NDArray promptMask,
+            List<NDArray> levelTerms, NDArray queries, GraphWeights weights, int heads, int grid, boolean record) {
         return Module.INSTANCE.runTensors("segmentation_head", memory.getManager(), new ScriptCall().tensor(memory)
-                .tensor(prompt).tensor(promptMask).tensors(finer).tensor(queries).weights(weights).integer(heads)
+                .tensor(prompt).tensor(promptMask).tensors(levelTerms).tensor(queries).weights(weights).integer(heads)
                 .integer(grid).flag(record));
     }
 }

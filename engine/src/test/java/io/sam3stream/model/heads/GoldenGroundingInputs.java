@@ -4,26 +4,38 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import io.sam3stream.model.nn.Params;
 import io.sam3stream.testing.TinyGolden;
 import java.util.List;
 
 /**
  * The heads' inputs of golden cases, taken from upstream's own intermediate tensors so that these tests depend on
- * no other module of the engine: fusion-encoder memory and position encoding, the prompt and its mask, the neck's
- * 4× and 2× levels. Sequence-first golden tensors are turned batch-first.
+ * no other module of the engine: fusion-encoder memory and position encoding, the prompt and its mask, and the
+ * segmentation head's terms of the neck's 4× and 2× levels (computed from upstream's levels by a float32 head of
+ * the tiny checkpoint, as {@link GroundingHeads#levelTerms} computes them). Sequence-first golden tensors are turned
+ * batch-first.
  */
 public final class GoldenGroundingInputs {
+
+    /** The float32 segmentation head that turns the golden levels into terms; its weights live for the JVM. */
+    private static final class TermsHead {
+        static final SegmentationHead INSTANCE = SegmentationHead.load(
+                Params.root(TinyGolden.weights(), NDManager.newBaseManager()).sub("segmentation_head"),
+                TinyGolden.config());
+    }
 
     private GoldenGroundingInputs() {}
 
     /** One case as a batch of 1. */
     public static GroundingInputs of(NDManager manager, String goldenCase) {
+        List<NDArray> levels = List.of(TinyGolden.output(manager, "neck.fpn0"),
+                TinyGolden.output(manager, "neck.fpn1"));
         return new GroundingInputs(
                 batchFirst(manager, goldenCase + ".encoder.memory"),
                 batchFirst(manager, goldenCase + ".encoder.pos_embed"),
                 batchFirst(manager, goldenCase + ".prompt.feats"),
                 TinyGolden.booleans(manager, TinyGolden.outputs().get(goldenCase + ".prompt.mask")),
-                List.of(TinyGolden.output(manager, "neck.fpn0"), TinyGolden.output(manager, "neck.fpn1")));
+                TermsHead.INSTANCE.levelTerms(levels));
     }
 
     /**
@@ -42,7 +54,7 @@ public final class GoldenGroundingInputs {
         }
         GroundingInputs first = of(manager, goldenCases[0]);
         return new GroundingInputs(NDArrays.concat(memory), first.memoryPos(), NDArrays.concat(prompt),
-                NDArrays.concat(mask), first.finerLevels());
+                NDArrays.concat(mask), first.levelTerms());
     }
 
     /** A golden (L, 1, C) sequence-first tensor as (1, L, C). */

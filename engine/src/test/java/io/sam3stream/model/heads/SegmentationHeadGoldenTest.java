@@ -35,7 +35,7 @@ class SegmentationHeadGoldenTest {
             NDArray lastHs = TinyGolden.output(m, goldenCase + ".decoder.hs").get(1);
             GoldenStageCheck check = new GoldenStageCheck(goldenCase);
 
-            NDArray masks = head.forward(in.memory(), in.prompt(), in.promptMask(), in.finerLevels(), lastHs, check);
+            NDArray masks = head.forward(in.memory(), in.prompt(), in.promptMask(), in.levelTerms(), lastHs, check);
 
             check.assertMatched("seg.prompt_attended_memory", "seg.pixel_embed", "seg.instance_embeds",
                     "seg.pred_masks", "seg.semantic_seg");
