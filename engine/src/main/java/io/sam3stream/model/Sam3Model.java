@@ -41,26 +41,26 @@ import java.util.Optional;
 public final class Sam3Model implements AutoCloseable {
 
     /**
-     * What the modules after the encoders compute in, whatever the model's precision (mixed precision, as autocast
-     * keeps some operators in float32): the geometry encoder, the decoder and the scoring always, the fusion encoder
-     * and the segmentation head unless {@link #attentionSidePrecision} moves them. Measured at full size on a CPU
-     * with AVX512-BF16, bfloat16 makes none of them faster (their products are 256 wide and their operators small,
-     * so narrowing and widening cost what the products save: fusion encoder 2.59 s vs 2.58 s, decoder 0.84 vs
-     * 0.74 s, segmentation head 1.45 vs 1.31 s), and in float32 they add no error of their own to what the ViT
-     * passes on (the decoder's queries 0.036 instead of 0.048 from upstream, the masks 0.27 instead of 0.38).
-     * {@code docs/PERFORMANCE.md} ("Precision") has the measurements.
+     * What the small-operator modules after the encoders compute in, whatever the model's precision (mixed
+     * precision, as autocast keeps some operators in float32): the geometry encoder, the decoder and the scoring
+     * always, the segmentation head unless {@link #segmentationHeadPrecision} moves it. Their operators are small
+     * (the decoder's products are 200 × 256 wide), so narrowing and widening cost what bfloat16 saves: measured at
+     * full size on AVX512-BF16, the decoder took 0.84 s in bfloat16 against 0.74 s, and with AMX 0.85 s against 0.72
+     * s; in float32 they also add no error of their own to what the ViT passes on (the decoder's queries 0.036
+     * instead of 0.048 from upstream, the masks 0.27 instead of 0.38). {@code docs/PERFORMANCE.md} ("Precision") has
+     * the measurements.
      */
     private static final Precision PROMPT_SIDE = Precision.FP32;
 
     /**
-     * What the fusion encoder and the segmentation head compute in: the model's precision where that includes
-     * bfloat16 attention (AMX), else float32 with the rest of the prompt side. The fusion encoder's layers attend
-     * 5184 image tokens to each other and the pixel decoder convolves 256 channels at 144² and 288², which AMX
-     * tiles run in bfloat16 at a fraction of the float32 time; with AVX512-BF16 alone bfloat16 is no faster there.
-     * The decoder and the scoring stay float32 even with AMX: the decoder's operators are small (bfloat16 made it
-     * slower, 0.85 s against 0.72 s at full size), and the class logits are the tightest of the bounds.
+     * What the segmentation head computes in: the model's precision where that includes bfloat16 attention (AMX),
+     * else float32 with the rest of the prompt side. Its pixel decoder convolves 256 channels at 144² and 288², which
+     * AMX tiles run in bfloat16 at a fraction of the float32 time; without AMX the convolutions stay float32 and its
+     * few linear layers gain nothing. The fusion encoder always computes in the model's precision: its feed-forward
+     * blocks are 5184 × 256 → 2048 → 256 products, which bfloat16 runs in 0.35× the float32 time even without AMX
+     * (measured on a Zen 5, {@code docs/PERFORMANCE.md}), while its attention follows {@link Precision#bf16Attention}.
      */
-    private static Precision attentionSidePrecision(Precision model) {
+    private static Precision segmentationHeadPrecision(Precision model) {
         return model.bf16Attention() ? model : Precision.FP32;
     }
 
@@ -129,9 +129,10 @@ public final class Sam3Model implements AutoCloseable {
      * Builds the model with its two device islands (the ViT trunk and the fusion encoder) served elsewhere; their
      * weights are not loaded here.
      *
-     * @param precision what the ViT trunk and the text encoder compute in when they run in DJL; the prompt side
-     *                  computes in float32 (see {@link #PROMPT_SIDE}), except that with bfloat16 attention the fusion
-     *                  encoder and the segmentation head follow the model (see {@link #attentionSidePrecision})
+     * @param precision what the ViT trunk, the text encoder and the fusion encoder compute in when they run in DJL;
+     *                  the rest of the prompt side computes in float32 (see {@link #PROMPT_SIDE}), except that with
+     *                  bfloat16 attention the segmentation head follows the model (see
+     *                  {@link #segmentationHeadPrecision})
      * @param islands   the islands, or null to run them in DJL like everything else
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
@@ -140,15 +141,15 @@ public final class Sam3Model implements AutoCloseable {
         try {
             Params root = Params.root(source, manager, precision);
             Params promptSide = root.withPrecision(PROMPT_SIDE);
-            Params attentionSide = root.withPrecision(attentionSidePrecision(precision));
+            Params segmentationSide = root.withPrecision(segmentationHeadPrecision(precision));
             return new Sam3Model(config, manager,
                     islands == null ? ImageEncoder.load(root, config, levels)
                             : ImageEncoder.load(root, config, levels, islands.backbone()),
                     VETextEncoder.load(root, config.text()),
                     SequenceGeometryEncoder.load(promptSide, config),
-                    islands == null ? TransformerEncoderFusion.load(attentionSide, config.encoder())
+                    islands == null ? TransformerEncoderFusion.load(root, config.encoder())
                             : islands.fusionEncoder(),
-                    GroundingHeads.load(promptSide, attentionSide, config),
+                    GroundingHeads.load(promptSide, segmentationSide, config),
                     islands);
         } catch (RuntimeException e) {
             manager.close();

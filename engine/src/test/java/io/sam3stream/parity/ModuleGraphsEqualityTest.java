@@ -115,7 +115,7 @@ class ModuleGraphsEqualityTest {
     }
 
     static Stream<Precision> precisions() {
-        return Stream.of(Precision.FP32, Precision.BF16);
+        return Stream.of(Precision.FP32, Precision.BF16_LINEAR, Precision.BF16);
     }
 
     private static Map<String, RecordedStage> recordAll(ComputeOptions options, Precision precision) {

@@ -36,24 +36,20 @@ public final class TransformerEncoderFusion implements FusionEncoder {
 
     private final List<TransformerEncoderLayer> layers;
     private final int heads;
-    /**
-     * The same parameters for {@link PromptGraphs#fusionEncoder}; null for layers of
-     * {@link Precision#BF16_LINEAR}, which graphs do not take.
-     */
+    /** The same parameters for {@link PromptGraphs#fusionEncoder}, in every precision. */
     private final GraphWeights graph;
+    /** Whether the layers attend with bfloat16 operands ({@link Precision#bf16Attention}), for the graph. */
+    private final boolean bf16Attention;
 
     private TransformerEncoderFusion(List<TransformerEncoderLayer> layers, int heads, Params encoder) {
         this.layers = layers;
         this.heads = heads;
-        if (encoder.precision().singleFormat()) {
-            GraphWeights.Builder graph = GraphWeights.builder();
-            for (int i = 0; i < layers.size(); i++) {
-                layers.get(i).addTo(graph, "layers." + i);
-            }
-            this.graph = graph.build(encoder.manager());
-        } else {
-            this.graph = null;
+        GraphWeights.Builder graph = GraphWeights.builder();
+        for (int i = 0; i < layers.size(); i++) {
+            layers.get(i).addTo(graph, "layers." + i);
         }
+        this.graph = graph.build(encoder.manager());
+        this.bf16Attention = encoder.precision().bf16Attention();
     }
 
     /**
@@ -86,12 +82,12 @@ public final class TransformerEncoderFusion implements FusionEncoder {
      */
     @Override
     public NDArray encode(ImageTokens image, ImageMemo memo, NDArray prompt, NDArray promptMask, StageSink sink) {
-        boolean asGraph = graph != null && ComputeOptions.current().moduleGraphs();
         NDArray x;
-        if (asGraph) {
-            NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph",
-                    () -> PromptGraphs.fusionFirstSelfAttention(image.tokens(), image.pos(), graph, heads));
-            x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads);
+        if (ComputeOptions.current().moduleGraphs()) {
+            NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph", () -> PromptGraphs.fusionFirstSelfAttention(
+                    image.tokens(), image.pos(), graph, heads, bf16Attention));
+            x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads,
+                    bf16Attention);
         } else {
             NDArray first = memo.get(FIRST_SELF_ATTENTION + ".ops",
                     () -> layers.get(0).selfAttention(image.tokens(), image.pos(), null));

@@ -60,18 +60,15 @@ public record Linear(NDArray weight, NDArray bias, Precision precision, boolean 
 
     /**
      * Adds {@code name.weight} and {@code name.bias} to a graph's parameters; the graph multiplies in the format
-     * the weight is held in, as {@link #forward} does.
+     * the weight is held in, as {@link #forward} does. Most graphs also attend in that format, so only a module
+     * whose graph takes the attention format separately (the fusion encoder's) may add {@link Precision#BF16_LINEAR}
+     * layers; the others build graphs for {@link Precision#singleFormat} precisions only.
      *
-     * @throws IllegalStateException for a layer of {@link Precision#BF16_LINEAR}: a graph attends in the format of
-     *                               the weights, where that precision keeps attention in float32; and for a
-     *                               blocked matrix, which graphs do not multiply
+     * @throws IllegalStateException for a blocked matrix, which graphs do not multiply
      */
     public void addTo(GraphWeights.Builder graph, String name) {
         if (blocked) {
             throw new IllegalStateException("graphs take plain matrices, " + name + " is blocked");
-        }
-        if (!precision.singleFormat()) {
-            throw new IllegalStateException("graphs take fp32 or bf16 layers, " + name + " is " + precision);
         }
         graph.put(name + ".weight", weight);
         if (bias != null) {

@@ -42,8 +42,8 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
 
     /**
      * True when the linear layers and attention compute in one number format ({@link #FP32} or {@link #BF16}): the
-     * precisions the compiled prompt graphs take, since a graph reads the format of a module's attention from the
-     * format of its weights.
+     * precisions most compiled prompt graphs take, since they read the format of a module's attention from the
+     * format of its weights (the fusion encoder's graph is told it, and takes every precision).
      */
     public boolean singleFormat() {
         return bf16Linear == bf16Attention;

@@ -40,12 +40,14 @@ public final class PromptGraphs {
      * The part of the fusion encoder that depends on the image alone: the first layer's self-attention of the image
      * tokens (batch 1 or B), with their positions on queries and keys, and its residual.
      *
+     * @param bf16Attention attention with bfloat16 operands; the linear layers compute in their weights' format
      * @return (batch of the image, H·W, d)
      */
     public static NDArray fusionFirstSelfAttention(NDArray image, NDArray imagePos, GraphWeights weights,
-            int heads) {
+            int heads, boolean bf16Attention) {
         return Module.INSTANCE.runTensors("fusion_first_self_attention", image.getManager(), new ScriptCall()
-                .tensor(image).tensor(imagePos).weights(weights).integer(heads)).singletonOrThrow();
+                .tensor(image).tensor(imagePos).weights(weights).integer(heads).flag(bf16Attention))
+                .singletonOrThrow();
     }
 
     /**
@@ -53,13 +55,14 @@ public final class PromptGraphs {
      * further layer.
      *
      * @param firstSelfAttended {@link #fusionFirstSelfAttention} of the image
+     * @param bf16Attention     as for {@link #fusionFirstSelfAttention}
      * @return the memory (B, H·W, d)
      */
     public static NDArray fusionEncoder(NDArray firstSelfAttended, NDArray imagePos, NDArray prompt,
-            NDArray promptMask, GraphWeights weights, int layers, int heads) {
+            NDArray promptMask, GraphWeights weights, int layers, int heads, boolean bf16Attention) {
         return Module.INSTANCE.runTensors("fusion_encoder", firstSelfAttended.getManager(), new ScriptCall()
                 .tensor(firstSelfAttended).tensor(imagePos).tensor(prompt).tensor(promptMask).weights(weights)
-                .integer(layers).integer(heads)).singletonOrThrow();
+                .integer(layers).integer(heads).flag(bf16Attention)).singletonOrThrow();
     }
 
     /**
