@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
+import ai.djl.nn.convolutional.Conv2d;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Int8Linear;
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes: each operator in
+ * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes (and the segmentation
+ * head's largest convolution): each operator in
  * float32 as the engine serves it and in the bfloat16 form {@code SAM3_PRECISION=bf16} runs (float32 in and out, the
  * narrowing and widening included), interleaved run by run so that both see the same machine; then the linear
  * layers in fbgemm's dynamic int8 form ({@link Int8Linear}), the candidate for CPUs without bfloat16 instructions.
@@ -31,6 +33,9 @@ public final class PrecisionBenchmark {
     private static final long HEAD_DIM = 64;
     private static final long WINDOWS = 9;
     private static final long WINDOW_TOKENS = 576;
+    /** The segmentation head's pixel decoder: 256 channels at 4× the 72² token grid. */
+    private static final long MAP_CHANNELS = 256;
+    private static final long MAP_SIDE = 288;
 
     /**
      * Median wall and CPU milliseconds of one operator in float32 and in a reduced form, and the reduced form's
@@ -81,6 +86,7 @@ public final class PrecisionBenchmark {
             out.add(compare("windowed attention (9 windows x 16 heads x 576 tokens)", "bf16", runs,
                     () -> FusedOps.attention(windows[0], windows[1], windows[2], null),
                     () -> FusedOps.attentionBf16(windows[0], windows[1], windows[2], null), log));
+            out.add(pixelDecoderConvolution(m, runs, log));
             try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
                         log));
@@ -92,6 +98,19 @@ public final class PrecisionBenchmark {
             }
             return out;
         }
+    }
+
+    /** The segmentation head's 3×3 convolution, float32 against the bfloat16 form its {@code Conv2d} runs. */
+    private static Comparison pixelDecoderConvolution(NDManager m, int runs, Consumer<String> log) {
+        NDArray map = m.randomNormal(new Shape(1, MAP_CHANNELS, MAP_SIDE, MAP_SIDE));
+        NDArray weight = m.randomNormal(0, 0.02f, new Shape(MAP_CHANNELS, MAP_CHANNELS, 3, 3), DataType.FLOAT32);
+        NDArray bias = m.randomNormal(0, 0.02f, new Shape(MAP_CHANNELS), DataType.FLOAT32);
+        NDArray weightNarrow = FusedOps.toBfloat16(weight);
+        NDArray biasNarrow = FusedOps.toBfloat16(bias);
+        return compare("pixel decoder 3x3 convolution (256 channels at 288x288)", "bf16", runs,
+                () -> Conv2d.conv2d(map, weight, bias, new Shape(1, 1), new Shape(1, 1), new Shape(1, 1), 1)
+                        .singletonOrThrow(),
+                () -> FusedOps.conv2dBf16(map, weightNarrow, biasNarrow, 1), log);
     }
 
     private static NDArray[] qkv(NDManager m, long batch, long tokens) {

@@ -42,27 +42,18 @@ public final class Sam3Model implements AutoCloseable {
 
     /**
      * What the small-operator modules after the encoders compute in, whatever the model's precision (mixed
-     * precision, as autocast keeps some operators in float32): the geometry encoder, the decoder and the scoring
-     * always, the segmentation head unless {@link #segmentationHeadPrecision} moves it. Their operators are small
-     * (the decoder's products are 200 × 256 wide), so narrowing and widening cost what bfloat16 saves: measured at
-     * full size on AVX512-BF16, the decoder took 0.84 s in bfloat16 against 0.74 s, and with AMX 0.85 s against 0.72
-     * s; in float32 they also add no error of their own to what the ViT passes on (the decoder's queries 0.036
-     * instead of 0.048 from upstream, the masks 0.27 instead of 0.38). {@code docs/PERFORMANCE.md} ("Precision") has
-     * the measurements.
+     * precision, as autocast keeps some operators in float32): the geometry encoder, the decoder, the scoring and the
+     * segmentation head, except the pixel decoder's convolutions, which take the model's precision
+     * ({@link Precision#bf16Convolutions}: bfloat16 where the CPU runs it natively). Their operators are small (the
+     * decoder's products are 200 × 256 wide), so narrowing and widening cost what bfloat16 saves: measured at full
+     * size on AVX512-BF16, the decoder took 0.84 s in bfloat16 against 0.74 s, and with AMX 0.85 s against 0.72 s; in
+     * float32 they also add no error of their own to what the ViT passes on (the decoder's queries 0.036 instead of
+     * 0.048 from upstream, the masks 0.27 instead of 0.38). The segmentation head's linear layers and attention in
+     * bfloat16 made the tiny golden's mask IoUs fall from 0.989-0.994 to 0.984-0.990, nearly all of what the head
+     * in bfloat16 costs, while its convolutions hold its time. {@code docs/PERFORMANCE.md} ("Precision") has the
+     * measurements.
      */
     private static final Precision PROMPT_SIDE = Precision.FP32;
-
-    /**
-     * What the segmentation head computes in: the model's precision where that includes bfloat16 attention (AMX),
-     * else float32 with the rest of the prompt side. Its pixel decoder convolves 256 channels at 144² and 288², which
-     * AMX tiles run in bfloat16 at a fraction of the float32 time; without AMX the convolutions stay float32 and its
-     * few linear layers gain nothing. The fusion encoder always computes in the model's precision: its feed-forward
-     * blocks are 5184 × 256 → 2048 → 256 products, which bfloat16 runs in 0.35× the float32 time even without AMX
-     * (measured on a Zen 5, {@code docs/PERFORMANCE.md}), while its attention follows {@link Precision#bf16Attention}.
-     */
-    private static Precision segmentationHeadPrecision(Precision model) {
-        return model.bf16Attention() ? model : Precision.FP32;
-    }
 
     private final Sam3Config config;
     private final NDManager weights;
@@ -130,9 +121,8 @@ public final class Sam3Model implements AutoCloseable {
      * weights are not loaded here.
      *
      * @param precision what the ViT trunk, the text encoder and the fusion encoder compute in when they run in DJL;
-     *                  the rest of the prompt side computes in float32 (see {@link #PROMPT_SIDE}), except that with
-     *                  bfloat16 attention the segmentation head follows the model (see
-     *                  {@link #segmentationHeadPrecision})
+     *                  the rest of the prompt side computes in float32 except the pixel decoder's convolutions
+     *                  (see {@link #PROMPT_SIDE})
      * @param islands   the islands, or null to run them in DJL like everything else
      */
     public static Sam3Model load(WeightSource source, Sam3Config config, NeckLevels levels,
@@ -141,7 +131,6 @@ public final class Sam3Model implements AutoCloseable {
         try {
             Params root = Params.root(source, manager, precision);
             Params promptSide = root.withPrecision(PROMPT_SIDE);
-            Params segmentationSide = root.withPrecision(segmentationHeadPrecision(precision));
             return new Sam3Model(config, manager,
                     islands == null ? ImageEncoder.load(root, config, levels)
                             : ImageEncoder.load(root, config, levels, islands.backbone()),
@@ -149,7 +138,7 @@ public final class Sam3Model implements AutoCloseable {
                     SequenceGeometryEncoder.load(promptSide, config),
                     islands == null ? TransformerEncoderFusion.load(root, config.encoder())
                             : islands.fusionEncoder(),
-                    GroundingHeads.load(promptSide, segmentationSide, config),
+                    GroundingHeads.load(promptSide, root, config),
                     islands);
         } catch (RuntimeException e) {
             manager.close();

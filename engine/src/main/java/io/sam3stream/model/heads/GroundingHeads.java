@@ -38,13 +38,14 @@ public final class GroundingHeads {
     }
 
     /**
-     * As {@link #load(Params, Sam3Config)}, the segmentation head from {@code segmentationRoot}: the same weights
-     * in a precision of their own.
+     * As {@link #load(Params, Sam3Config)}, the segmentation head's pixel decoder from {@code convolutionRoot}: the
+     * same weights in a precision of their own, for its convolutions.
      */
-    public static GroundingHeads load(Params root, Params segmentationRoot, Sam3Config config) {
+    public static GroundingHeads load(Params root, Params convolutionRoot, Sam3Config config) {
         return new GroundingHeads(TransformerDecoder.load(root.sub("transformer.decoder"), config),
                 DotProductScoring.load(root.sub("dot_prod_scoring")),
-                SegmentationHead.load(segmentationRoot.sub("segmentation_head"), config));
+                SegmentationHead.load(root.sub("segmentation_head"),
+                        convolutionRoot.sub("segmentation_head.pixel_decoder"), config));
     }
 
     /**

@@ -64,9 +64,17 @@ public final class SegmentationHead {
      * as upstream's backbone keeps three neck levels ({@code scalp=1}).
      */
     public static SegmentationHead load(Params head, Sam3Config config) {
+        return load(head, head.sub("pixel_decoder"), config);
+    }
+
+    /**
+     * As {@link #load(Params, Sam3Config)}, the pixel decoder from {@code pixelDecoder}: the same weights in a
+     * precision of their own, for its convolutions.
+     */
+    public static SegmentationHead load(Params head, Params pixelDecoder, Sam3Config config) {
         return new SegmentationHead(LayerNorm.load(head, "cross_attn_norm"),
                 MultiheadAttention.load(head, "cross_attend_prompt", config.maskHeadHeads()),
-                PixelDecoder.load(head.sub("pixel_decoder"), 3),
+                PixelDecoder.load(pixelDecoder, 3),
                 Conv2d.load(head, "instance_seg_head"), Conv2d.load(head, "semantic_seg_head"),
                 Mlp.load(head, "mask_predictor.mask_embed", 3), config.grid(), head);
     }

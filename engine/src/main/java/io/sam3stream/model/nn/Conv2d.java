@@ -16,13 +16,13 @@ import ai.djl.ndarray.types.Shape;
 public record Conv2d(NDArray weight, NDArray bias, boolean bf16) {
 
     /**
-     * Loads {@code name.weight} and {@code name.bias}, held once in bfloat16 where the tree's precision attends in
-     * bfloat16 ({@link Precision#bf16Attention}, chosen only with AMX, whose tiles run bfloat16 convolutions too).
+     * Loads {@code name.weight} and {@code name.bias}, held once in bfloat16 where the tree's precision convolves in
+     * bfloat16 ({@link Precision#bf16Convolutions}).
      */
     public static Conv2d load(Params p, String name) {
         Params sub = p.sub(name);
         Precision precision = p.precision();
-        if (precision.bf16Attention()) {
+        if (precision.bf16Convolutions()) {
             return new Conv2d(precision.store(sub.get("weight")), precision.store(sub.get("bias")), true);
         }
         return new Conv2d(sub.get("weight"), sub.get("bias"), false);

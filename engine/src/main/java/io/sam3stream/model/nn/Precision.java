@@ -7,8 +7,8 @@ import ai.djl.ndarray.NDArray;
  * bfloat16 modes the matrices of every {@link Linear} layer (and its bias) are held once, in bfloat16, and the
  * layers' products take bfloat16 operands with float32 accumulation, as {@code torch.autocast("cpu",
  * dtype=torch.bfloat16)} runs them; norms, softmax statistics, RoPE, position encodings, box arithmetic and
- * post-processing stay float32, and every activation between two layers is float32 again. A {@link Conv2d} holds
- * bfloat16 parameters only with bfloat16 attention, where AMX tiles run convolutions too.
+ * post-processing stay float32, and every activation between two layers is float32 again. Convolutions follow
+ * {@link #bf16Convolutions}.
  *
  * <p>Attention is a separate choice: libtorch's fused bfloat16 attention kernel is only faster than its float32 one
  * where the CPU multiplies bfloat16 tiles natively (AMX); with AVX512-BF16 alone it is slower (see
@@ -47,6 +47,18 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
      */
     public boolean singleFormat() {
         return bf16Linear == bf16Attention;
+    }
+
+    /**
+     * True when a {@link Conv2d} loaded in this precision holds bfloat16 parameters and convolves in bfloat16: in
+     * {@link #BF16}, and in {@link #BF16_LINEAR} where libtorch's oneDNN multiplies bfloat16 natively
+     * ({@link FusedOps#oneDnnMultipliesBf16}), whose bfloat16 convolutions then take well under the float32 time
+     * (the segmentation head's 3×3 convolution at 288² 0.57× on a Zen 5, see {@code docs/PERFORMANCE.md}); emulated
+     * bfloat16 would be slower than float32. Which convolutions are loaded in the model's precision is the model's
+     * choice (the pixel decoder's; the neck's stay float32).
+     */
+    public boolean bf16Convolutions() {
+        return bf16Attention || bf16Linear && FusedOps.oneDnnMultipliesBf16();
     }
 
     /**
