@@ -110,7 +110,7 @@ public final class PrecisionBenchmark {
         return compare("pixel decoder 3x3 convolution (256 channels at 288x288)", "bf16", runs,
                 () -> Conv2d.conv2d(map, weight, bias, new Shape(1, 1), new Shape(1, 1), new Shape(1, 1), 1)
                         .singletonOrThrow(),
-                () -> FusedOps.conv2dBf16(map, weightNarrow, biasNarrow, 1), log);
+                () -> FusedOps.conv2dBf16(map, weightNarrow, biasNarrow, 1, true), log);
     }
 
     private static NDArray[] qkv(NDManager m, long batch, long tokens) {

@@ -114,6 +114,9 @@ public final class Sam3Segmenter implements Segmenter {
         long start = System.nanoTime();
         CachedFeatures<EncodedImage> hit = imageCache.get(p.pixelDigest);
         boolean cached = hit != null;
+        if (!cached) {
+            imageCache.makeRoom();
+        }
         CachedFeatures<EncodedImage> image = cached ? hit : encodeImage(p);
         long imageEncoded = System.nanoTime();
         long textEncoderNanos = 0;

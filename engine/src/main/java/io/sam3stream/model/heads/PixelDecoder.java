@@ -65,16 +65,19 @@ public final class PixelDecoder {
     }
 
     /**
-     * The image's part of every stage: each finer level convolved by the stage that reads it, bias included.
+     * The image's part of every stage: each finer level convolved by the stage that reads it, bias included. A
+     * bfloat16 convolution's term stays bfloat16 ({@link Conv2d#forwardInLayerFormat}): the values it rounded to
+     * anyway, held for every prompt on the image in half the memory (53 MB less per cached image at full size).
      *
      * @param finerLevels the pyramid levels finer than the coarsest, finest first, each side twice the next one's
-     * @return one term per level, in the same order and shapes; the caller closes them
+     * @return one term per level, in the same order and shapes, float32 or in its convolution's bfloat16; only to
+     *         be added to float32 maps; the caller closes them
      */
     public List<NDArray> levelTerms(List<NDArray> finerLevels) {
         checkLevelCount(finerLevels);
         List<NDArray> terms = new ArrayList<>();
         for (int j = 0; j < finerLevels.size(); j++) {
-            terms.add(convs.get(stageReading(j, finerLevels.size())).forward(finerLevels.get(j)));
+            terms.add(convs.get(stageReading(j, finerLevels.size())).forwardInLayerFormat(finerLevels.get(j)));
         }
         return terms;
     }

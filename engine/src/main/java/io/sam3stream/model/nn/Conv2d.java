@@ -34,9 +34,18 @@ public record Conv2d(NDArray weight, NDArray bias, boolean bf16) {
         graph.put(name + ".bias", bias);
     }
 
-    /** The convolution of x; in bfloat16 the result must only be read (see {@link FusedOps#conv2dBf16}). */
+    /** The convolution of x, float32; in bfloat16 the result must only be read (see {@link FusedOps#conv2dBf16}). */
     public NDArray forward(NDArray x) {
-        return convolve(x, bias);
+        return convolve(x, bias, true);
+    }
+
+    /**
+     * {@link #forward} in the layer's own format: a bfloat16 layer returns its bfloat16 result unwidened (the values
+     * {@link #forward} widens, in half the memory; {@code DataType.UNKNOWN} to DJL), for a consumer that only adds
+     * it to float32 arrays; a float32 layer returns what {@link #forward} does.
+     */
+    public NDArray forwardInLayerFormat(NDArray x) {
+        return convolve(x, bias, false);
     }
 
     /**
@@ -44,13 +53,13 @@ public record Conv2d(NDArray weight, NDArray bias, boolean bf16) {
      * adds the bias with another term.
      */
     public NDArray forwardWithoutBias(NDArray x) {
-        return convolve(x, null);
+        return convolve(x, null, true);
     }
 
-    private NDArray convolve(NDArray x, NDArray bias) {
+    private NDArray convolve(NDArray x, NDArray bias, boolean widen) {
         long pad = weight.getShape().get(2) / 2;
         if (bf16) {
-            return FusedOps.conv2dBf16(x, weight, bias, (int) pad);
+            return FusedOps.conv2dBf16(x, weight, bias, (int) pad, widen);
         }
         return ai.djl.nn.convolutional.Conv2d.conv2d(x, weight, bias, new Shape(1, 1), new Shape(pad, pad),
                 new Shape(1, 1), 1).singletonOrThrow();

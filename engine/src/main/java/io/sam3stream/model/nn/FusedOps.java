@@ -141,22 +141,24 @@ public final class FusedOps {
     }
 
     /**
-     * A stride-1 convolution with "same" zero padding in bfloat16: x is narrowed, the product accumulates in float32,
-     * is rounded to bfloat16 and widened back.
+     * A stride-1 convolution with "same" zero padding in bfloat16: x is narrowed, the product accumulates in float32
+     * and is rounded to bfloat16, then widened back unless the caller keeps the bfloat16 result.
      *
      * @param x       (N, C, H, W) float32
      * @param weight  (out, C, k, k) bfloat16
      * @param bias    (out) bfloat16, or null for none
      * @param padding k / 2
-     * @return (N, out, H, W) float32, to be read only
+     * @param widen   return float32; false returns the bfloat16 result itself (the same values in half the memory,
+     *                {@code DataType.UNKNOWN} to DJL), for a consumer that adds it to float32 arrays
+     * @return (N, out, H, W), to be read only
      */
-    public static NDArray conv2dBf16(NDArray x, NDArray weight, NDArray bias, int padding) {
+    public static NDArray conv2dBf16(NDArray x, NDArray weight, NDArray bias, int padding, boolean widen) {
         if (bias == null) {
             return run("unbiased_conv2d_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
-                    .integer(padding));
+                    .integer(padding).flag(widen));
         }
         return run("conv2d_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(weight).tensor(bias)
-                .integer(padding));
+                .integer(padding).flag(widen));
     }
 
     /**
