@@ -12,9 +12,10 @@ import java.util.List;
  *
  * <p>The finer levels are read only through the pixel decoder's convolution of them, which is the same for every
  * prompt, so they are kept convolved ({@link io.sam3stream.model.heads.GroundingHeads#levelTerms}): the same memory
- * (half of it where the convolutions are bfloat16), and each prompt's pixel decoder no longer convolves them. Nothing reads the finer levels' position encodings
- * (only the video tracker would) nor the ViT output once the neck has run, so neither is kept: at 1008² they would
- * add 0.13 GB to every cached image. The encoders still emit them as stages for parity runs.
+ * (half of it where the convolutions are bfloat16), and each prompt's pixel decoder no longer convolves them.
+ * Nothing reads the finer levels' position encodings (only the video tracker would) nor the ViT output once the
+ * neck has run, so neither is kept: at 1008² they would add 0.13 GB to every cached image. The encoders still emit
+ * them as stages for parity runs.
  *
  * @param visionFeatures the 1× level (B, d, G, G)
  * @param visionPos      the 1× level's position encoding (upstream {@code vision_pos_enc[-1]}), (B, d, G, G)
