@@ -5,7 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
-import ai.djl.nn.convolutional.Conv2d;
+import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Int8Linear;
 import java.util.ArrayList;
@@ -100,17 +100,15 @@ public final class PrecisionBenchmark {
         }
     }
 
-    /** The segmentation head's 3×3 convolution, float32 against the bfloat16 form its {@code Conv2d} runs. */
+    /** The segmentation head's 3×3 convolution, the engine's {@link Conv2d} layer in float32 and in bfloat16. */
     private static Comparison pixelDecoderConvolution(NDManager m, int runs, Consumer<String> log) {
         NDArray map = m.randomNormal(new Shape(1, MAP_CHANNELS, MAP_SIDE, MAP_SIDE));
         NDArray weight = m.randomNormal(0, 0.02f, new Shape(MAP_CHANNELS, MAP_CHANNELS, 3, 3), DataType.FLOAT32);
         NDArray bias = m.randomNormal(0, 0.02f, new Shape(MAP_CHANNELS), DataType.FLOAT32);
-        NDArray weightNarrow = FusedOps.toBfloat16(weight);
-        NDArray biasNarrow = FusedOps.toBfloat16(bias);
+        Conv2d wide = new Conv2d(weight, bias, false);
+        Conv2d narrow = new Conv2d(FusedOps.toBfloat16(weight), FusedOps.toBfloat16(bias), true);
         return compare("pixel decoder 3x3 convolution (256 channels at 288x288)", "bf16", runs,
-                () -> Conv2d.conv2d(map, weight, bias, new Shape(1, 1), new Shape(1, 1), new Shape(1, 1), 1)
-                        .singletonOrThrow(),
-                () -> FusedOps.conv2dBf16(map, weightNarrow, biasNarrow, 1, true), log);
+                () -> wide.forward(map), () -> narrow.forward(map), log);
     }
 
     private static NDArray[] qkv(NDManager m, long batch, long tokens) {
