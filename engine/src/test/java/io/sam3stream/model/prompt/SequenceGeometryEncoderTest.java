@@ -12,6 +12,7 @@ import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.text.GoldenStageCheck;
 import io.sam3stream.testing.TinyGolden;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,6 +66,23 @@ class SequenceGeometryEncoderTest {
             GoldenStageCheck.assertRowMatches("b0.geo.feats", geo.features(), 0);
             try (NDArray cls = geo.features().get(new NDIndex("1:2, 0:1"))) {
                 GoldenStageCheck.assertRowMatches("p1.geo.feats", cls, 0);
+            }
+        }
+    }
+
+    /**
+     * The compiled encoder attends to the image through the projection matrices while a batch has at most the
+     * model's width in query rows (prompts x heads x tokens: 1 x 4 x 2 of the tiny model's 32) and projects the
+     * image tokens beyond that (5 x 4 x 2): either way every prompt's features are upstream's.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5})
+    void batchesOnEitherSideOfTheWidthEncodeEachPromptLikeUpstream(int prompts) {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            GeometryEncoding geo = encoder.encode(Collections.nCopies(prompts, GoldenPromptInputs.geometry("b0")),
+                    GoldenPromptInputs.imageLevel(manager), StageSink.NONE);
+            for (int row = 0; row < prompts; row++) {
+                GoldenStageCheck.assertRowMatches("b0.geo.feats", geo.features(), row);
             }
         }
     }
