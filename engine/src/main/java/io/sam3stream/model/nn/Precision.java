@@ -43,7 +43,7 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
     /**
      * True when the linear layers and attention compute in one number format ({@link #FP32} or {@link #BF16}): the
      * precisions most compiled prompt graphs take, since they read the format of a module's attention from the
-     * format of its weights (the fusion encoder's graph is told it, and takes every precision).
+     * format of its weights (the fusion and text encoders' graphs are told it, and take every precision).
      */
     public boolean singleFormat() {
         return bf16Linear == bf16Attention;

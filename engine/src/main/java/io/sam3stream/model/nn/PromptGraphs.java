@@ -86,12 +86,14 @@ public final class PromptGraphs {
     /**
      * The text encoder: the causal text transformer and the {@code resizer}.
      *
-     * @param ids (B, L) int64 token ids
+     * @param ids           (B, L) int64 token ids
+     * @param bf16Attention attention with bfloat16 operands; the linear layers compute in their weights' format
      * @return the per-token states after {@code ln_final} (B, L, width) and the resized features (B, L, d)
      */
-    public static NDList textEncoder(NDArray ids, GraphWeights weights, int layers, int heads) {
+    public static NDList textEncoder(NDArray ids, GraphWeights weights, int layers, int heads,
+            boolean bf16Attention) {
         return Module.INSTANCE.runTensors("text_encoder", ids.getManager(), new ScriptCall().tensor(ids)
-                .weights(weights).integer(layers).integer(heads));
+                .weights(weights).integer(layers).integer(heads).flag(bf16Attention));
     }
 
     /**

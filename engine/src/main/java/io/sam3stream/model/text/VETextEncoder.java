@@ -25,23 +25,19 @@ public final class VETextEncoder {
 
     private final TextTransformer encoder;
     private final Linear resizer;
-    /**
-     * The same parameters for {@link PromptGraphs#textEncoder}; null for layers of {@link Precision#BF16_LINEAR}, which
-     * graphs do not take.
-     */
+    /** The same parameters for {@link PromptGraphs#textEncoder}, in every precision. */
     private final GraphWeights graph;
+    /** Whether the layers attend with bfloat16 operands ({@link Precision#bf16Attention}), for the graph. */
+    private final boolean bf16Attention;
 
     private VETextEncoder(TextTransformer encoder, Linear resizer, Params backbone) {
         this.encoder = encoder;
         this.resizer = resizer;
-        if (backbone.precision().singleFormat()) {
-            GraphWeights.Builder graph = GraphWeights.builder();
-            encoder.addTo(graph, "encoder");
-            resizer.addTo(graph, "resizer");
-            this.graph = graph.build(backbone.manager());
-        } else {
-            this.graph = null;
-        }
+        GraphWeights.Builder graph = GraphWeights.builder();
+        encoder.addTo(graph, "encoder");
+        resizer.addTo(graph, "resizer");
+        this.graph = graph.build(backbone.manager());
+        this.bf16Attention = backbone.precision().bf16Attention();
     }
 
     /** Loads {@code backbone.language_backbone.{encoder,resizer}} from the model root. */
@@ -62,9 +58,9 @@ public final class VETextEncoder {
     public TextEncoding encode(NDArray ids, StageSink sink) {
         NDArray tokens;
         NDArray features;
-        if (graph != null && ComputeOptions.current().moduleGraphs()) {
+        if (ComputeOptions.current().moduleGraphs()) {
             encoder.requireIds(ids);
-            NDList out = PromptGraphs.textEncoder(ids, graph, encoder.layers(), encoder.heads());
+            NDList out = PromptGraphs.textEncoder(ids, graph, encoder.layers(), encoder.heads(), bf16Attention);
             tokens = out.get(0);
             features = out.get(1);
         } else {
