@@ -70,7 +70,7 @@ public final class PromptGraphs {
      * masked; cross-attention to the image tokens with their positions on the keys) and {@code encode_norm}.
      * While the batch has at most the model's width in query rows (prompts × heads × tokens), the cross-attention
      * reaches the image tokens through its key and value matrices instead of projecting all H·W of them: the same
-     * function, summed in another order, at a few hundredth of the cost for a text prompt.
+     * function, summed in another order, at about a thirtieth of the cost for a text prompt at full size.
      *
      * @param sequence (B, N+1, d) per prompt its box embeddings, CLS and padding
      * @param mask     (B, N+1) true = padding
