@@ -538,8 +538,15 @@ public final class BenchCommand implements Callable<Integer> {
                 opByOp.overlappedPerSecond() / served.overlappedPerSecond(), Double.NaN));
         table.note("  device busy under that load", String.format(Locale.ROOT, "%.0f %% (before %.0f %%)",
                 100 * served.deviceBusy(), 100 * opByOp.deviceBusy()), "-");
+        PipelineBenchmark.CpuPerRequest cpu = served.cpu();
+        int cores = Runtime.getRuntime().availableProcessors();
+        table.note("  CPU per request under that load: host threads + device thread + rest of the process",
+                String.format(Locale.ROOT, "%.2f + %.2f + %.2f = %.2f ms: %d CPUs serve at most %s", cpu.host(),
+                        cpu.device(), cpu.rest(), cpu.total(), cores, perSecond(cpu.boundPerSecond(cores))), "-");
         table.note("  same requests, stages back to back on one thread", perSecond(served.sequentialPerSecond())
                 + " (before " + perSecond(opByOp.sequentialPerSecond()) + ")", "-");
+        table.note("  host stages per request, milliseconds", ForwardBenchmark.formatModules(served.hostMsPerStage()),
+                "-");
         table.note("  infer per request, milliseconds by module",
                 ForwardBenchmark.formatModules(served.inferMsPerModule()), "-");
         table.note("  same, before", ForwardBenchmark.formatModules(opByOp.inferMsPerModule()), "-");
