@@ -9,6 +9,11 @@ import ai.djl.ndarray.types.Shape;
  * (out). NCHW, float32 in and out; a bfloat16 layer narrows x for the product and widens the result. The neck's
  * convolutions and the segmentation head's are this layer.
  *
+ * <p>A float32 layer calls oneDNN's convolution itself ({@link FusedOps#conv2d}). Left to choose, libtorch sends a
+ * map of at most 20480 values, or a 1×1 kernel on one thread, to its im2col path, and asks NNPACK first; on a CPU
+ * NNPACK does not recognise (a Zen 5, for one) that question logs a warning on every call, several lines per
+ * request of the tiny model. At the tiny model's sizes oneDNN is a little faster (docs/PERFORMANCE.md).
+ *
  * @param weight (out, in, k, k), bfloat16 when {@code bf16}
  * @param bias   (out), bfloat16 when {@code bf16}
  * @param bf16   the layer holds bfloat16 parameters and multiplies in bfloat16
@@ -61,8 +66,7 @@ public record Conv2d(NDArray weight, NDArray bias, boolean bf16) {
         if (bf16) {
             return FusedOps.conv2dBf16(x, weight, bias, (int) pad, widen);
         }
-        return ai.djl.nn.convolutional.Conv2d.conv2d(x, weight, bias, new Shape(1, 1), new Shape(pad, pad),
-                new Shape(1, 1), 1).singletonOrThrow();
+        return FusedOps.conv2d(x, weight, bias, (int) pad);
     }
 
     /**

@@ -141,6 +141,25 @@ public final class FusedOps {
     }
 
     /**
+     * A stride-1 float32 convolution with "same" zero padding, computed by oneDNN whatever the map's size (see
+     * {@link Conv2d} for why the engine does not let libtorch choose).
+     *
+     * @param x       (N, C, H, W) float32, any memory format
+     * @param weight  (out, C, k, k) float32
+     * @param bias    (out) float32, or null for none
+     * @param padding k / 2
+     * @return (N, out, H, W) float32, in x's memory format
+     */
+    public static NDArray conv2d(NDArray x, NDArray weight, NDArray bias, int padding) {
+        if (bias == null) {
+            return run("unbiased_conv2d", x.getManager(), new ScriptCall().tensor(x).tensor(weight)
+                    .integer(padding));
+        }
+        return run("conv2d", x.getManager(), new ScriptCall().tensor(x).tensor(weight).tensor(bias)
+                .integer(padding));
+    }
+
+    /**
      * A stride-1 convolution with "same" zero padding in bfloat16: x is narrowed, the product accumulates in float32
      * and is rounded to bfloat16, then widened back unless the caller keeps the bfloat16 result.
      *
