@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * encoder, fusion encoder, decoder, scoring, segmentation head, detection post-processing) compute what their
  * op-by-op Java forms compute: every stage those modules record, for every tiny golden case, equal to float
  * rounding (the graphs call the same libtorch operators; only group norm and the 2× upsampling are single
- * native operators there, as upstream calls them), in float32 and in bfloat16.
+ * native operators there, as upstream calls them, and large float32 linear layers of the prompt side oneDNN's
+ * products, which the tiny model's single prompts do not reach), in float32 and in bfloat16.
  *
  * <p>In bfloat16 the pixel decoder's convolutions narrow their inputs, so where group norm's float32 rounding differs
  * between the two forms an input may land on the other side of a bfloat16 rounding boundary: the stages computed

@@ -84,6 +84,24 @@ class TransformerEncoderFusionTest {
         }
     }
 
+    /**
+     * Eight prompts make the feed-forward products large enough (1152 rows, 32 to 80 wide: 2.9 M multiply-adds) for
+     * the compiled graph to hand them to oneDNN; each prompt's memory still matches upstream's.
+     */
+    @Test
+    void promptsBatchedPastTheOneDnnThresholdGiveTheirSingleRunMemories() {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            String[] cases = {"p0", "p1", "p2", "p0", "p1", "p2", "p0", "p1"};
+            ImageTokens image = GoldenPromptInputs.imageLevel(manager);
+            PromptSequence prompt = pipeline.prompt(manager, image, StageSink.NONE, cases);
+            NDArray memory = pipeline.fusion().encode(image, new ImageMemo(manager), prompt.features(), prompt.mask(),
+                    StageSink.NONE);
+            for (int i = 0; i < cases.length; i++) {
+                GoldenStageCheck.assertRowMatches(cases[i] + ".encoder.memory", memory, i);
+            }
+        }
+    }
+
     @Test
     void aTextPromptBatchedWithABoxPromptIgnoresItsGeometryPadding() {
         try (NDManager manager = NDManager.newBaseManager()) {
