@@ -10,7 +10,8 @@ import java.util.Map;
  * Compares recorded stages with a golden folder's full outputs, each under the rule its kind calls for, with the
  * figures of the {@link ParityBounds} of the run's precision (float32's in brackets): float stages within
  * relative × (1 + max|ref|) (1e-4); boolean and integer stages exactly; pixel boxes within a few tenths of a pixel
- * (0.5 px); binary masks by {@link StageComparison#masks}.
+ * (0.5 px); binary masks by {@link StageComparison#masks}; the text stages with their padding rows taken as zero
+ * ({@link PaddingPositions}).
  */
 public final class ParityCheck {
 
@@ -52,8 +53,8 @@ public final class ParityCheck {
             return StageComparison.absolute(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(),
                     bounds.boxPixels());
         }
-        return StageComparison.relative(stage, actual.shape(), actual.values(), ref.shape(), ref.toFloats(),
-                bounds.relative());
+        return StageComparison.relative(stage, actual.shape(), actual.values(), ref.shape(),
+                PaddingPositions.asComputed(stage, ref.shape(), ref.toFloats(), reference::get), bounds.relative());
     }
 
     private static boolean[] toBooleans(float[] values) {

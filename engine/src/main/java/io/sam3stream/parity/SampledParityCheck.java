@@ -17,9 +17,9 @@ import java.util.List;
  *   <li>{@code mask_area} (pixels of each binary mask) and {@code mask_prob_sum} (its threshold-free companion, in
  *       the same pixel units) within 0.1 % of the image's pixel count.</li>
  * </ul>
- * Those are float32's figures; a bfloat16 run is held to {@link ParityBounds#BF16}'s (sampled stages within 2e-2 ×
- * std, small float stages within 1e-2 × (1 + max|ref|), mask areas also within 2 % of the largest reference area; the kept
- * queries still exactly).
+ * The text stages' padding rows are compared as zero ({@link PaddingPositions}). Those are float32's figures; a
+ * bfloat16 run is held to {@link ParityBounds#BF16}'s (sampled stages within 2e-2 × std, small float stages within
+ * 1e-2 × (1 + max|ref|), mask areas also within 2 % of the largest reference area; the kept queries still exactly).
  */
 public final class SampledParityCheck {
 
@@ -52,15 +52,16 @@ public final class SampledParityCheck {
             if (actual == null) {
                 missing.add(stage);
             } else {
-                verdicts.add(compareWhole(stage, actual, reference.whole(stage), image, bounds));
+                verdicts.add(compareWhole(stage, actual, reference, image, bounds));
             }
         }
         return new ParityReport(verdicts, missing);
     }
 
-    private static StageComparison compareWhole(String stage, RecordedStage actual, RawTensor ref, ImageSize image,
-            ParityBounds bounds) {
-        float[] reference = ref.toFloats();
+    private static StageComparison compareWhole(String stage, RecordedStage actual, SampledReference references,
+            ImageSize image, ParityBounds bounds) {
+        RawTensor ref = references.whole(stage);
+        float[] reference = PaddingPositions.asComputed(stage, ref.shape(), ref.toFloats(), references::whole);
         if (stage.endsWith(".mask_area") || stage.endsWith(".mask_prob_sum")) {
             double bound = Math.max(bounds.maskAreaImageFraction() * image.width() * image.height(),
                     bounds.maskAreaRelative() * maxAbs(reference));

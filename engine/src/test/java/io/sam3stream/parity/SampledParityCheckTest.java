@@ -42,6 +42,9 @@ class SampledParityCheckTest {
     private static final double LARGE_TOLERANCE = 1e-3 * LARGE_STATS.std();
 
     private static final String TEXT = "p0.text.language_features";
+    private static final String TEXT_MASK = "p0.text.language_mask";
+    /** Upstream's text features (L = 2, B = 1, C = 3): the second position is padding, with values nothing reads. */
+    private static final float[] UPSTREAM_TEXT = {0.25f, -1.5f, 2, 0.125f, 3, -0.75f};
     private static final String SCORES = "p0.post.scores_all";
     private static final String KEEP = "p0.post_t050.keep";
     private static final String QUERIES = "p0.post_t050.query_index";
@@ -65,7 +68,8 @@ class SampledParityCheckTest {
             large[i] = 0.5f * i - 3;
         }
         faithful.put(LARGE, new RecordedStage(LARGE_SHAPE, large));
-        faithful.put(TEXT, new RecordedStage(new long[] {2, 1, 3}, new float[] {0.25f, -1.5f, 2, 0.125f, 3, -0.75f}));
+        faithful.put(TEXT, new RecordedStage(new long[] {2, 1, 3}, new float[] {0.25f, -1.5f, 2, 0, 0, 0}));
+        faithful.put(TEXT_MASK, new RecordedStage(new long[] {1, 2}, new float[] {0, 1}));
         faithful.put(SCORES, new RecordedStage(new long[] {4}, new float[] {0.625f, 0.375f, 0.75f, 0.25f}));
         faithful.put(KEEP, new RecordedStage(new long[] {4}, new float[] {1, 0, 1, 0}));
         faithful.put(QUERIES, new RecordedStage(new long[] {2}, new float[] {0, 2}));
@@ -76,7 +80,8 @@ class SampledParityCheckTest {
 
         file = new SampledGoldenFile()
                 .sampled(LARGE, LARGE_SHAPE, large, LARGE_INDICES, LARGE_STATS)
-                .put(TEXT, RawTensor.ofFloats(faithful.get(TEXT).values(), 2, 1, 3))
+                .put(TEXT, RawTensor.ofFloats(UPSTREAM_TEXT, 2, 1, 3))
+                .put(TEXT_MASK, bool(new boolean[] {false, true}, 1, 2))
                 .put(SCORES, RawTensor.ofFloats(faithful.get(SCORES).values(), 4))
                 .put(KEEP, bool(new boolean[] {true, false, true, false}, 4))
                 .put(QUERIES, i64(new long[] {0, 2}, 2))
@@ -135,7 +140,7 @@ class SampledParityCheckTest {
     void differencesInsideEveryBoundPass() {
         Map<String, RecordedStage> changed = new LinkedHashMap<>();
         changed.putAll(shifted(LARGE, 17, (float) (0.9 * LARGE_TOLERANCE)));
-        changed.putAll(shifted(TEXT, 4, 0.9e-4f));
+        changed.putAll(shifted(TEXT, 1, 0.9e-4f));
         changed.putAll(shifted(SCORES, 2, -0.9e-4f));
         changed.putAll(shifted(BOXES, 2, 0.009f)); // x1: 9e-5 of the width
         changed.putAll(shifted(AREA, 1, 4));
@@ -187,7 +192,14 @@ class SampledParityCheckTest {
 
     @Test
     void smallFloatStageBeyondTheAbsoluteBoundFails() {
-        ParityReport report = check(shifted(TEXT, 4, 1.5e-4f));
+        ParityReport report = check(shifted(TEXT, 1, 1.5e-4f));
+
+        assertEquals(List.of(TEXT), failedStages(report));
+    }
+
+    @Test
+    void theTextPaddingRowIsComparedAsZero() {
+        ParityReport report = check(Map.of(TEXT, new RecordedStage(new long[] {2, 1, 3}, UPSTREAM_TEXT)));
 
         assertEquals(List.of(TEXT), failedStages(report));
     }

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.config.Sam3ConfigReader;
+import io.sam3stream.parity.PaddingPositions;
 import io.sam3stream.parity.StageComparison;
 import io.sam3stream.weights.CheckpointLoader;
 import io.sam3stream.weights.RawTensor;
@@ -117,7 +118,8 @@ public final class TinyGolden {
     public static StageComparison compare(String stage, NDArray actual) {
         RawTensor ref = outputs().get(stage);
         NDArray f = actual.getDataType() == DataType.FLOAT32 ? actual : actual.toType(DataType.FLOAT32, false);
-        return StageComparison.of(stage, f.getShape().getShape(), f.toFloatArray(), ref.shape(), ref.toFloats());
+        return StageComparison.of(stage, f.getShape().getShape(), f.toFloatArray(), ref.shape(),
+                PaddingPositions.asComputed(stage, ref.shape(), ref.toFloats(), outputs()::get));
     }
 
     /** Asserts that a computed stage matches its golden output within the float tolerance. */

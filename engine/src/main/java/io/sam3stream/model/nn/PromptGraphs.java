@@ -89,13 +89,15 @@ public final class PromptGraphs {
      * The text encoder: the causal text transformer and the {@code resizer}.
      *
      * @param ids           (B, L) int64 token ids
+     * @param computed      how many leading positions to compute (1 ≤ computed ≤ L); the rest must be padding
      * @param bf16Attention attention with bfloat16 operands; the linear layers compute in their weights' format
-     * @return the per-token states after {@code ln_final} (B, L, width) and the resized features (B, L, d)
+     * @return the per-token states after {@code ln_final} (B, computed, width) and the resized features
+     *         (B, computed, d)
      */
-    public static NDList textEncoder(NDArray ids, GraphWeights weights, int layers, int heads,
+    public static NDList textEncoder(NDArray ids, int computed, GraphWeights weights, int layers, int heads,
             boolean bf16Attention) {
         return Module.INSTANCE.runTensors("text_encoder", ids.getManager(), new ScriptCall().tensor(ids)
-                .weights(weights).integer(layers).integer(heads).flag(bf16Attention));
+                .integer(computed).weights(weights).integer(layers).integer(heads).flag(bf16Attention));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sam3stream.model.text;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
@@ -81,25 +82,51 @@ public final class TextTransformer {
     }
 
     /**
-     * Encodes token ids to per-token states after {@code ln_final}.
+     * Encodes token ids to per-token states after {@code ln_final}, for the positions {@link #computedPositions}
+     * names.
      *
      * @param ids (B, contextLength) int64 token ids, padded with 0 (upstream always tokenizes to the full context)
-     * @return (B, contextLength, width)
+     * @return (B, computedPositions(ids), width)
      * @throws IllegalArgumentException if {@code ids} is not a (B, contextLength) int64 tensor
      */
     public NDArray forward(NDArray ids) {
         requireIds(ids);
-        NDArray embedded = embed(ids);
-        NDArray x = embedded.add(positionalEmbedding);
-        embedded.close();
-        for (ResidualAttentionBlock block : blocks) {
-            NDArray next = block.forward(x, causality);
-            x.close();
-            x = next;
+        int computed = computedPositions(ids);
+        NDArray x;
+        try (NDArray head = ids.get(new NDIndex(":, :{}", computed));
+                NDArray embedded = embed(head);
+                NDArray positions = positionalEmbedding.get(new NDIndex(":{}", computed))) {
+            x = embedded.add(positions);
+        }
+        try (NDArray causal = causality.get(new NDIndex(":, :, :{}, :{}", computed, computed))) {
+            for (ResidualAttentionBlock block : blocks) {
+                NDArray next = block.forward(x, causal);
+                x.close();
+                x = next;
+            }
         }
         NDArray out = lnFinal.forward(x);
         x.close();
         return out;
+    }
+
+    /**
+     * How many leading positions of a batch are computed: through the last non-padding id of any prompt, at least
+     * one. The positions after it are padding in every prompt; the causal mask keeps them from every real token,
+     * and every module after the text encoder masks them out, so their states would never be read.
+     *
+     * @param ids (B, contextLength) int64 token ids
+     */
+    public static int computedPositions(NDArray ids) {
+        long[] values = ids.toLongArray();
+        int context = Math.toIntExact(ids.getShape().get(1));
+        int computed = 1;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != 0) {
+                computed = Math.max(computed, i % context + 1);
+            }
+        }
+        return computed;
     }
 
     /** Checks that {@code ids} is a (B, contextLength) int64 tensor with B ≥ 1. */

@@ -2,6 +2,7 @@ package io.sam3stream.model.text;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.types.Shape;
 import io.sam3stream.model.config.TextConfig;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
@@ -19,7 +20,10 @@ import io.sam3stream.model.nn.StageSink;
  *
  * <p>Stages: {@code text.transformer_tokens} (B, L, width), {@code text.language_mask} (B, L),
  * {@code text.language_features} (L, B, d) and {@code text.language_embeds} (L, B, width), the last two
- * sequence-first as upstream returns them.
+ * sequence-first as upstream returns them. The states and features are zero at padding positions: every module after
+ * this one masks those positions out, so only the positions up to the last real token of the batch are computed
+ * ({@link TextTransformer#computedPositions}), and the padding rows among them are zeroed so that a prompt's
+ * features do not depend on the prompts batched with it. Upstream computes values there that nothing reads.
  */
 public final class VETextEncoder {
 
@@ -60,19 +64,19 @@ public final class VETextEncoder {
         NDArray features;
         if (ComputeOptions.current().moduleGraphs()) {
             encoder.requireIds(ids);
-            NDList out = PromptGraphs.textEncoder(ids, graph, encoder.layers(), encoder.heads(), bf16Attention);
+            NDList out = PromptGraphs.textEncoder(ids, TextTransformer.computedPositions(ids), graph,
+                    encoder.layers(), encoder.heads(), bf16Attention);
             tokens = out.get(0);
             features = out.get(1);
         } else {
             tokens = encoder.forward(ids);
-            features = null;
-        }
-        NDArray mask = ids.eq(0);
-        sink.record("text.transformer_tokens", tokens);
-        sink.record("text.language_mask", mask);
-        if (features == null) {
             features = resizer.forward(tokens);
         }
+        NDArray mask = ids.eq(0);
+        tokens = toContext(tokens, mask);
+        features = toContext(features, mask);
+        sink.record("text.transformer_tokens", tokens);
+        sink.record("text.language_mask", mask);
         tokens.close();
         StageLayouts.recordSequenceFirst(sink, "text.language_features", features);
         if (sink.active()) {
@@ -82,6 +86,24 @@ public final class VETextEncoder {
             }
         }
         return new TextEncoding(features, mask);
+    }
+
+    /**
+     * Widens the computed positions of (B, computed, C) states to the full context with zero rows, and zeroes the
+     * padding rows within them too, so that a prompt's features are the same whatever it is batched with.
+     * Closes {@code computedRows}.
+     *
+     * @param padding (B, contextLength) boolean, true at padding
+     */
+    private NDArray toContext(NDArray computedRows, NDArray padding) {
+        long missing = encoder.contextLength() - computedRows.getShape().get(1);
+        try (NDArray widened = computedRows.pad(new Shape(0, 0, 0, missing), 0);
+                NDArray real = padding.logicalNot();
+                NDArray weight = real.toType(computedRows.getDataType(), false);
+                NDArray perRow = weight.expandDims(-1)) {
+            computedRows.close();
+            return widened.mul(perRow);
+        }
     }
 
     /** Tokens per prompt (32 in SAM3). */

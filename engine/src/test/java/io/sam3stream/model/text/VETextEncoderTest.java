@@ -1,5 +1,6 @@
 package io.sam3stream.model.text;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -12,6 +13,7 @@ import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.GoldenPromptInputs;
 import io.sam3stream.testing.TinyGolden;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +58,21 @@ class VETextEncoderTest {
                     TinyGolden.assertStage(cases[i] + ".text.language_mask", mask);
                 }
             }
+        }
+    }
+
+    @Test
+    void computesThroughTheLastRealTokenOfAnyPromptInTheBatch() {
+        try (NDManager manager = NDManager.newBaseManager()) {
+            long[] ids = new long[2 * 32];
+            long[] first = {49406, 320, 0, 1929, 49407};
+            long[] second = {49406, 2368, 49407};
+            System.arraycopy(first, 0, ids, 0, first.length);
+            System.arraycopy(second, 0, ids, 32, second.length);
+            assertEquals(5, TextTransformer.computedPositions(manager.create(ids, new Shape(2, 32))));
+            assertEquals(3, TextTransformer.computedPositions(manager.create(Arrays.copyOfRange(ids, 32, 64),
+                    new Shape(1, 32))));
+            assertEquals(1, TextTransformer.computedPositions(manager.zeros(new Shape(1, 32), DataType.INT64)));
         }
     }
 
