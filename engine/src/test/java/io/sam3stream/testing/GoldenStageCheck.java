@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.parity.StageComparison;
@@ -54,5 +55,16 @@ public final class GoldenStageCheck implements StageSink {
         assertArrayEquals(Arrays.stream(stages).sorted().toArray(), recorded.keySet().stream().sorted().toArray(),
                 "recorded stages");
         assertEquals(Map.of(), failures, () -> "stage mismatches:\n" + String.join("\n", recorded.values()));
+    }
+
+    /**
+     * Asserts that row {@code row} of a batch-first (B, L, C) tensor matches a golden sequence-first (L, 1, C)
+     * stage, i.e. that this prompt of a batched run agrees with upstream's single run.
+     */
+    public static void assertRowMatches(String stage, NDArray batchFirst, int row) {
+        try (NDArray one = batchFirst.get(new NDIndex("{}:{}", row, row + 1));
+                NDArray seqFirst = one.transpose(1, 0, 2)) {
+            TinyGolden.assertStage(stage, seqFirst);
+        }
     }
 }

@@ -10,7 +10,7 @@ import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.GoldenPromptInputs;
 import io.sam3stream.model.prompt.PromptSequence;
-import io.sam3stream.model.text.GoldenStageCheck;
+import io.sam3stream.testing.GoldenStageCheck;
 import io.sam3stream.testing.TinyGolden;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import ai.djl.ndarray.index.NDIndex;
 import io.sam3stream.model.fusion.ImageTokens;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
-import io.sam3stream.model.text.GoldenStageCheck;
+import io.sam3stream.testing.GoldenStageCheck;
 import io.sam3stream.testing.TinyGolden;
 import java.util.Collections;
 import java.util.List;

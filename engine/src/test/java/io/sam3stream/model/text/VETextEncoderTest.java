@@ -12,6 +12,7 @@ import ai.djl.ndarray.types.Shape;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.StageSink;
 import io.sam3stream.model.prompt.GoldenPromptInputs;
+import io.sam3stream.testing.GoldenStageCheck;
 import io.sam3stream.testing.TinyGolden;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
