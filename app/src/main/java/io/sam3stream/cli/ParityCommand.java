@@ -44,6 +44,9 @@ import picocli.CommandLine.Spec;
                 + " 1e-4 absolute (pixel boxes divided by the image size first); kept query indices and the other"
                 + " integer and boolean stages exactly; mask areas and probability sums within 0.1 %% of the image's"
                 + " pixels.",
+            "The text stages' padding positions, which the engine leaves at zero because nothing after the text"
+                + " encoder reads them, are compared with upstream's values there taken as zero (a sampled text"
+                + " stage by its samples alone).",
             "Exits 1 if any stage fails or is missing."})
 public final class ParityCommand implements Callable<Integer> {
 

@@ -1,7 +1,6 @@
 package io.sam3stream.parity;
 
 import io.sam3stream.weights.RawTensor;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -24,40 +23,89 @@ public final class PaddingPositions {
     private PaddingPositions() {}
 
     /**
+     * Whether {@code stage} is one whose padding rows the engine leaves at zero.
+     *
+     * @param stage the golden stage name, {@code <case>.<stage>}
+     */
+    public static boolean covers(String stage) {
+        return suffixOf(stage) != null;
+    }
+
+    /**
      * The reference values of {@code stage} as the engine computes them.
      *
      * @param stage     the golden stage name, {@code <case>.<stage>}
      * @param shape     the reference's shape
      * @param reference the reference's values; returned unchanged for every other stage
-     * @param outputs   the golden outputs by name, where {@code <case>.text.language_mask} (B, L) is read
-     * @throws IllegalArgumentException if the outputs hold no text mask for the stage's case
+     * @param outputs   the golden outputs by name, where {@code <case>.text.language_mask} (B, L) is read (it
+     *                  throws where the case has none)
      */
     public static float[] asComputed(String stage, long[] shape, float[] reference,
             Function<String, RawTensor> outputs) {
-        for (Map.Entry<String, Boolean> padded : STAGES.entrySet()) {
-            if (stage.endsWith("." + padded.getKey())) {
-                String goldenCase = stage.substring(0, stage.length() - padded.getKey().length());
-                return zeroed(reference, shape, padded.getValue(), outputs.apply(goldenCase + MASK));
-            }
+        if (!covers(stage)) {
+            return reference;
         }
-        return reference;
-    }
-
-    private static float[] zeroed(float[] reference, long[] shape, boolean batchFirst, RawTensor mask) {
-        boolean[] padding = mask.toBooleans();
-        int textLength = Math.toIntExact(mask.shape()[1]);
-        int batch = Math.toIntExact(shape[batchFirst ? 0 : 1]);
-        int length = Math.toIntExact(shape[batchFirst ? 1 : 0]);
-        int channels = Math.toIntExact(shape[2]);
+        Rows padding = Rows.of(stage, shape, outputs);
         float[] computed = reference.clone();
-        for (int b = 0; b < batch; b++) {
-            for (int position = 0; position < textLength; position++) {
-                if (padding[b * textLength + position]) {
-                    int row = batchFirst ? b * length + position : position * batch + b;
-                    Arrays.fill(computed, row * channels, (row + 1) * channels, 0f);
-                }
+        for (int i = 0; i < computed.length; i++) {
+            if (padding.isPadding(i)) {
+                computed[i] = 0f;
             }
         }
         return computed;
+    }
+
+    /**
+     * A sampled reference of {@code stage} as the engine computes it: the samples on padding rows taken as zero. Its
+     * statistics stay upstream's (they cover rows the engine does not compute), so only the samples are comparable.
+     *
+     * @param stage     the golden stage name, {@code <case>.<stage>}
+     * @param reference the sampled reference; returned unchanged for every other stage
+     * @param outputs   the golden outputs by name, where {@code <case>.text.language_mask} (B, L) is read
+     */
+    public static SampledStage asComputed(String stage, SampledStage reference,
+            Function<String, RawTensor> outputs) {
+        if (!covers(stage)) {
+            return reference;
+        }
+        Rows padding = Rows.of(stage, reference.shape(), outputs);
+        long[] indices = reference.indices();
+        float[] values = reference.values();
+        for (int i = 0; i < values.length; i++) {
+            if (padding.isPadding(indices[i])) {
+                values[i] = 0f;
+            }
+        }
+        return new SampledStage(reference.shape(), indices, values, reference.statistics());
+    }
+
+    private static String suffixOf(String stage) {
+        for (String suffix : STAGES.keySet()) {
+            if (stage.endsWith("." + suffix)) {
+                return suffix;
+            }
+        }
+        return null;
+    }
+
+    /** Which flat elements of a three-dimensional text stage lie on a padding position. */
+    private record Rows(boolean batchFirst, long batch, long length, long channels, boolean[] padding,
+            int textLength) {
+
+        static Rows of(String stage, long[] shape, Function<String, RawTensor> outputs) {
+            String suffix = suffixOf(stage);
+            String goldenCase = stage.substring(0, stage.length() - suffix.length());
+            RawTensor mask = outputs.apply(goldenCase + MASK);
+            boolean batchFirst = STAGES.get(suffix);
+            return new Rows(batchFirst, shape[batchFirst ? 0 : 1], shape[batchFirst ? 1 : 0], shape[2],
+                    mask.toBooleans(), Math.toIntExact(mask.shape()[1]));
+        }
+
+        boolean isPadding(long flatIndex) {
+            long row = flatIndex / channels;
+            long b = batchFirst ? row / length : row % batch;
+            long position = batchFirst ? row % length : row / batch;
+            return position < textLength && padding[Math.toIntExact(b * textLength + position)];
+        }
     }
 }

@@ -17,7 +17,8 @@ import java.util.List;
  *   <li>{@code mask_area} (pixels of each binary mask) and {@code mask_prob_sum} (its threshold-free companion, in
  *       the same pixel units) within 0.1 % of the image's pixel count.</li>
  * </ul>
- * The text stages' padding rows are compared as zero ({@link PaddingPositions}). Those are float32's figures; a
+ * The text stages' padding rows are compared as zero ({@link PaddingPositions}); where such a stage is sampled, its
+ * samples alone, since the reference's statistics include those rows. Those are float32's figures; a
  * bfloat16 run is held to {@link ParityBounds#BF16}'s (sampled stages within 2e-2 × std, small float stages within
  * 1e-2 × (1 + max|ref|), mask areas also within 2 % of the largest reference area; the kept queries still exactly).
  */
@@ -43,6 +44,9 @@ public final class SampledParityCheck {
             SampledStage actual = recorded.sampledStages().get(stage);
             if (actual == null) {
                 missing.add(stage);
+            } else if (PaddingPositions.covers(stage)) {
+                verdicts.add(SampledComparison.ofSamples(stage, actual,
+                        PaddingPositions.asComputed(stage, ref, reference::whole), bounds.sampledStdFraction()));
             } else {
                 verdicts.add(SampledComparison.of(stage, actual, ref, bounds.sampledStdFraction()));
             }

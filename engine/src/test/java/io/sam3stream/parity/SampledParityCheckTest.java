@@ -45,6 +45,10 @@ class SampledParityCheckTest {
     private static final String TEXT_MASK = "p0.text.language_mask";
     /** Upstream's text features (L = 2, B = 1, C = 3): the second position is padding, with values nothing reads. */
     private static final float[] UPSTREAM_TEXT = {0.25f, -1.5f, 2, 0.125f, 3, -0.75f};
+    /** Upstream's text states (B = 1, L = 2, C = 3), sampled: index 1 on the real position, 4 and 5 on padding. */
+    private static final String SAMPLED_TEXT = "p0.text.transformer_tokens";
+    private static final float[] UPSTREAM_TOKENS = {1.5f, -0.5f, 0.75f, 2.5f, -2, 4};
+    private static final long[] SAMPLED_TEXT_INDICES = {4, 1, 5};
     private static final String SCORES = "p0.post.scores_all";
     private static final String KEEP = "p0.post_t050.keep";
     private static final String QUERIES = "p0.post_t050.query_index";
@@ -69,6 +73,7 @@ class SampledParityCheckTest {
         }
         faithful.put(LARGE, new RecordedStage(LARGE_SHAPE, large));
         faithful.put(TEXT, new RecordedStage(new long[] {2, 1, 3}, new float[] {0.25f, -1.5f, 2, 0, 0, 0}));
+        faithful.put(SAMPLED_TEXT, new RecordedStage(new long[] {1, 2, 3}, new float[] {1.5f, -0.5f, 0.75f, 0, 0, 0}));
         faithful.put(TEXT_MASK, new RecordedStage(new long[] {1, 2}, new float[] {0, 1}));
         faithful.put(SCORES, new RecordedStage(new long[] {4}, new float[] {0.625f, 0.375f, 0.75f, 0.25f}));
         faithful.put(KEEP, new RecordedStage(new long[] {4}, new float[] {1, 0, 1, 0}));
@@ -81,6 +86,8 @@ class SampledParityCheckTest {
         file = new SampledGoldenFile()
                 .sampled(LARGE, LARGE_SHAPE, large, LARGE_INDICES, LARGE_STATS)
                 .put(TEXT, RawTensor.ofFloats(UPSTREAM_TEXT, 2, 1, 3))
+                .sampled(SAMPLED_TEXT, new long[] {1, 2, 3}, UPSTREAM_TOKENS, SAMPLED_TEXT_INDICES,
+                        TensorStatistics.of(UPSTREAM_TOKENS))
                 .put(TEXT_MASK, bool(new boolean[] {false, true}, 1, 2))
                 .put(SCORES, RawTensor.ofFloats(faithful.get(SCORES).values(), 4))
                 .put(KEEP, bool(new boolean[] {true, false, true, false}, 4))
@@ -202,6 +209,21 @@ class SampledParityCheckTest {
         ParityReport report = check(Map.of(TEXT, new RecordedStage(new long[] {2, 1, 3}, UPSTREAM_TEXT)));
 
         assertEquals(List.of(TEXT), failedStages(report));
+    }
+
+    @Test
+    void aSampledTextStageIsComparedByItsSamplesWithThePaddingAsZero() {
+        SampledComparison faithfulTokens = (SampledComparison) verdict(check(Map.of()), SAMPLED_TEXT);
+        assertTrue(faithfulTokens.passed(), faithfulTokens.reportLine());
+        assertFalse(faithfulTokens.statisticsCompared(), "upstream's statistics include the padding row");
+
+        ParityReport upstreamPadding = check(Map.of(SAMPLED_TEXT, new RecordedStage(new long[] {1, 2, 3},
+                UPSTREAM_TOKENS)));
+        assertEquals(List.of(SAMPLED_TEXT), failedStages(upstreamPadding));
+
+        double tolerance = 1e-3 * TensorStatistics.of(UPSTREAM_TOKENS).std();
+        assertEquals(List.of(SAMPLED_TEXT), failedStages(check(shifted(SAMPLED_TEXT, 1, (float) (1.5 * tolerance)))));
+        assertTrue(check(shifted(SAMPLED_TEXT, 1, (float) (0.5 * tolerance))).passed());
     }
 
     @Test
