@@ -12,7 +12,7 @@ set(SAM3N_TTNN_PACKAGE AUTO CACHE STRING
 
 # What both sources share: the sources, C++20, the export list and where the library is written.
 function(sam3n_add_ttnn_library)
-  add_library(sam3native_ttnn SHARED ${SAM3N_CORE_SOURCES} ${SAM3N_TTNN_SOURCES})
+  add_library(sam3native_ttnn SHARED ${SAM3N_CORE_SOURCES} ${SAM3N_CORE_OBJECTS} ${SAM3N_TTNN_SOURCES})
   # tt-metal's headers need C++20 and x86-64-v3 (its own build uses -march=x86-64-v3).
   target_compile_features(sam3native_ttnn PRIVATE cxx_std_20)
   target_compile_options(sam3native_ttnn PRIVATE -march=x86-64-v3)

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "host/attention.hpp"
+#include "host/bf16_attention.hpp"
 #include "host/cpu_kernels.hpp"
 #include "host/gemm.hpp"
 #include "host/thread_pool.hpp"
@@ -197,6 +199,107 @@ void attention_matches_reference(const CpuKernels& kernels, ThreadPool& pool) {
     check(worst < 1e-5, std::string(kernels.name) + " attention error " + std::to_string(worst));
 }
 
+uint16_t to_bf16(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits += 0x7fffu + ((bits >> 16) & 1u);  // round to nearest even (the values here are finite)
+    return static_cast<uint16_t>(bits >> 16);
+}
+
+float from_bf16(uint16_t b) {
+    const uint32_t bits = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+// The bfloat16 kernel against exact attention (double) of the same bfloat16 inputs. Its two roundings, of the
+// probabilities and of the output, each move an output by at most 2^-9 of the largest |v| of its head; the float32
+// scores, exp and sums add far less. So the bound is 2^-8 of max |v|.
+void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q_tokens, int64_t kv_tokens,
+                                      int heads, int head_dim, float spread) {
+    const int64_t ld = static_cast<int64_t>(heads) * head_dim;
+    auto narrow = [](const std::vector<float>& values) {
+        std::vector<uint16_t> out(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            out[i] = to_bf16(values[i]);
+        }
+        return out;
+    };
+    const std::vector<uint16_t> q = narrow(random_values(static_cast<std::size_t>(batch * q_tokens * ld), 11, spread));
+    const std::vector<uint16_t> k = narrow(random_values(static_cast<std::size_t>(batch * kv_tokens * ld), 12, spread));
+    const std::vector<uint16_t> v = narrow(random_values(static_cast<std::size_t>(batch * kv_tokens * ld), 13));
+    std::vector<uint16_t> out(static_cast<std::size_t>(batch * q_tokens * ld), 0xffff);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+    bf16_attention(q.data(), k.data(), v.data(), out.data(), {batch, q_tokens, kv_tokens, heads, head_dim}, scale,
+                   pool);
+    double worst = 0.0;
+    std::vector<double> weights(static_cast<std::size_t>(kv_tokens));
+    for (int64_t b = 0; b < batch; ++b) {
+        for (int h = 0; h < heads; ++h) {
+            double largest_v = 0.0;
+            for (int64_t j = 0; j < kv_tokens; ++j) {
+                for (int d = 0; d < head_dim; ++d) {
+                    largest_v = std::max(largest_v,
+                                         std::fabs(double(from_bf16(v[((b * kv_tokens + j) * ld) + h * head_dim + d]))));
+                }
+            }
+            for (int64_t i = 0; i < q_tokens; ++i) {
+                const uint16_t* qi = &q[static_cast<std::size_t>((b * q_tokens + i) * ld + h * head_dim)];
+                double top = -std::numeric_limits<double>::infinity();
+                for (int64_t j = 0; j < kv_tokens; ++j) {
+                    const uint16_t* kj = &k[static_cast<std::size_t>((b * kv_tokens + j) * ld + h * head_dim)];
+                    double dot = 0.0;
+                    for (int d = 0; d < head_dim; ++d) {
+                        dot += double(from_bf16(qi[d])) * double(from_bf16(kj[d]));
+                    }
+                    weights[static_cast<std::size_t>(j)] = dot * scale;
+                    top = std::max(top, dot * scale);
+                }
+                double sum = 0.0;
+                for (double& w : weights) {
+                    w = std::exp(w - top);
+                    sum += w;
+                }
+                for (int d = 0; d < head_dim; ++d) {
+                    double ref = 0.0;
+                    for (int64_t j = 0; j < kv_tokens; ++j) {
+                        ref += weights[static_cast<std::size_t>(j)] *
+                               double(from_bf16(v[static_cast<std::size_t>((b * kv_tokens + j) * ld + h * head_dim + d)]));
+                    }
+                    const double got = from_bf16(out[static_cast<std::size_t>((b * q_tokens + i) * ld + h * head_dim + d)]);
+                    worst = std::max(worst, std::fabs(got - ref / sum) / (std::ldexp(largest_v, -8)));
+                }
+            }
+        }
+    }
+    const std::string text = "bf16 attention batch=" + std::to_string(batch) + " q=" + std::to_string(q_tokens) +
+                             " kv=" + std::to_string(kv_tokens) + " heads=" + std::to_string(heads) +
+                             " head_dim=" + std::to_string(head_dim) + " spread=" + std::to_string(spread);
+    check(worst <= 1.0, text + ": error at " + std::to_string(worst) + " of the bound");
+}
+
+void bf16_attention_matches_reference_where_supported(ThreadPool& pool) {
+    if (!bf16_attention_available()) {
+        std::printf("SKIPPED: bfloat16 attention kernel checks: this CPU has no AVX512-BF16\n");
+        return;
+    }
+    bf16_attention_matches_reference(pool, 1, 1, 1, 1, 2, 1.0f);
+    bf16_attention_matches_reference(pool, 2, 7, 7, 3, 8, 1.0f);
+    bf16_attention_matches_reference(pool, 1, 65, 300, 2, 18, 2.0f);
+    bf16_attention_matches_reference(pool, 2, 37, 257, 4, 32, 1.0f);
+    bf16_attention_matches_reference(pool, 1, 130, 513, 8, 32, 3.0f);  // peaked softmax: large scores
+    bf16_attention_matches_reference(pool, 1, 50, 200, 2, 64, 1.0f);
+    bool refused = false;
+    try {
+        uint16_t one = 0;
+        bf16_attention(&one, &one, &one, &one, {1, 1, 1, 1, 66}, 1.0f, pool);
+    } catch (const std::exception&) {
+        refused = true;
+    }
+    check(refused, "bf16 attention refuses a head wider than it takes");
+}
+
 void thread_pool_runs_every_index_once_and_rethrows() {
     ThreadPool pool(4);
     std::vector<std::atomic<int>> seen(1000);
@@ -240,6 +343,7 @@ int main() {
         gelu_matches_erf(kernels);
         attention_matches_reference(kernels, pool);
     }
+    bf16_attention_matches_reference_where_supported(pool);
     thread_pool_runs_every_index_once_and_rethrows();
     return finish("all host kernel checks passed");
 }

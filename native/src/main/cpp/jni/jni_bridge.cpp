@@ -4,11 +4,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "../core/error.hpp"
+#include "../host/bf16_attention.hpp"
+#include "../host/thread_pool.hpp"
+#include "io_sam3stream_device_Bf16Attention.h"
 #include "io_sam3stream_device_NativeApi.h"
 #include "sam3native.h"
 
@@ -108,6 +114,36 @@ sam3n_tensor tensor(JNIEnv* env, const char* what, jobject buffer, jint dtype, j
     check_java(env);
     std::copy(dims.begin(), dims.end(), t.shape);
     return t;
+}
+
+/** The address of a direct buffer that holds at least `bytes` bytes. */
+void* direct_address(JNIEnv* env, const char* what, jobject buffer, int64_t bytes) {
+    sam3n::require_argument(buffer != nullptr, std::string(what) + ": buffer is required");
+    void* address = env->GetDirectBufferAddress(buffer);
+    const jlong capacity = env->GetDirectBufferCapacity(buffer);
+    check_java(env);
+    sam3n::require_argument(address != nullptr && capacity >= 0,
+                            std::string(what) + ": not a direct ByteBuffer (the native side reads memory in place)");
+    sam3n::require_argument(capacity >= bytes, std::string(what) + ": " + std::to_string(capacity) +
+                                                   " bytes, the shape needs " + std::to_string(bytes));
+    return address;
+}
+
+/**
+ * Runs the bfloat16 attention kernel on a pool of the given size. Pools are made once per size and kept; one call
+ * at a time, since a pool runs one loop at a time.
+ */
+void bf16_attention_on(int threads, const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
+                       const sam3n::host::Bf16AttentionShape& shape, float scale) {
+    static std::mutex mutex;
+    static std::map<int, std::unique_ptr<sam3n::host::ThreadPool>> pools;
+    sam3n::require_argument(threads >= 1 && threads <= 1024, "bfloat16 attention: threads must be 1 to 1024");
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<sam3n::host::ThreadPool>& pool = pools[threads];
+    if (!pool) {
+        pool = std::make_unique<sam3n::host::ThreadPool>(threads);
+    }
+    sam3n::host::bf16_attention(q, k, v, out, shape, scale, *pool);
 }
 
 /** Holds a Java string's modified-UTF-8 characters for the duration of a call. */
@@ -294,6 +330,29 @@ JNIEXPORT jlongArray JNICALL Java_io_sam3stream_device_NativeApi_encoderTrace(JN
 
 JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_close(JNIEnv* env, jclass, jlong handle) {
     guarded_void(env, [&] { check(sam3n_close(to_handle(handle))); });
+}
+
+JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_Bf16Attention_cpuSupported(JNIEnv*, jclass) {
+    return sam3n::host::bf16_attention_available() ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL Java_io_sam3stream_device_Bf16Attention_run(JNIEnv* env, jclass, jobject q, jobject k,
+                                                                    jobject v, jobject out, jlong batch,
+                                                                    jlong q_tokens, jlong kv_tokens, jint heads,
+                                                                    jint head_dim, jfloat scale, jint threads) {
+    guarded_void(env, [&] {
+        sam3n::require_argument(batch > 0 && q_tokens > 0 && kv_tokens > 0 && heads > 0 && head_dim > 0 &&
+                                    batch <= (int64_t{1} << 20) && q_tokens <= (int64_t{1} << 24) &&
+                                    kv_tokens <= (int64_t{1} << 24) && heads <= 4096 && head_dim <= 4096,
+                                "bfloat16 attention: every dimension must be positive and of a sane size");
+        const sam3n::host::Bf16AttentionShape shape{batch, q_tokens, kv_tokens, heads, head_dim};
+        const int64_t row_bytes = int64_t{heads} * head_dim * 2;
+        const auto* qa = static_cast<const uint16_t*>(direct_address(env, "q", q, batch * q_tokens * row_bytes));
+        const auto* ka = static_cast<const uint16_t*>(direct_address(env, "k", k, batch * kv_tokens * row_bytes));
+        const auto* va = static_cast<const uint16_t*>(direct_address(env, "v", v, batch * kv_tokens * row_bytes));
+        auto* oa = static_cast<uint16_t*>(direct_address(env, "out", out, batch * q_tokens * row_bytes));
+        bf16_attention_on(threads, qa, ka, va, oa, shape, scale);
+    });
 }
 
 }  // extern "C"

@@ -8,6 +8,8 @@ import ai.djl.nn.Activation;
 import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Int8Linear;
+import io.sam3stream.model.nn.NativeBf16Attention;
+import io.sam3stream.model.nn.Precision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +35,9 @@ public final class PrecisionBenchmark {
     private static final long HEAD_DIM = 64;
     private static final long WINDOWS = 9;
     private static final long WINDOW_TOKENS = 576;
+    /** The fusion encoder: 256 wide, 8 heads. */
+    private static final long FUSION_WIDTH = 256;
+    private static final long FUSION_HEADS = 8;
     /** The segmentation head's pixel decoder: 256 channels at 4× the 72² token grid. */
     private static final long MAP_CHANNELS = 256;
     private static final long MAP_SIDE = 288;
@@ -86,6 +91,7 @@ public final class PrecisionBenchmark {
             out.add(compare("windowed attention (9 windows x 16 heads x 576 tokens)", "bf16", runs,
                     () -> FusedOps.attention(windows[0], windows[1], windows[2], null),
                     () -> FusedOps.attentionBf16(windows[0], windows[1], windows[2], null), log));
+            out.addAll(fusionSelfAttention(m, runs, log));
             out.add(pixelDecoderConvolution(m, runs, log));
             try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
@@ -97,6 +103,47 @@ public final class PrecisionBenchmark {
                 }, log));
             }
             return out;
+        }
+    }
+
+    /**
+     * The fusion encoder's self-attention of the image tokens (8 heads of 32 over 5184 tokens), from the merged
+     * (1, tokens, 256) projections it starts from to the merged output the output projection takes: libtorch's
+     * float32 kernel as {@code fp32} and {@code bf16 (fp32 attention)} run it without the native kernel, against
+     * libtorch's bfloat16 kernel and, where the CPU has AVX512-BF16, {@link NativeBf16Attention}.
+     */
+    private static List<Comparison> fusionSelfAttention(NDManager m, int runs, Consumer<String> log) {
+        NDArray[] merged = new NDArray[3];
+        NDArray[] narrow = new NDArray[3];
+        NDArray[] heads = new NDArray[3];
+        for (int i = 0; i < 3; i++) {
+            try (NDArray wide = m.randomNormal(new Shape(1, TOKENS, FUSION_WIDTH))) {
+                narrow[i] = FusedOps.toBfloat16(wide);
+                merged[i] = FusedOps.toFloat32(narrow[i]);  // the values of a bfloat16 projection
+            }
+            heads[i] = merged[i].reshape(1, TOKENS, FUSION_HEADS, FUSION_WIDTH / FUSION_HEADS).transpose(0, 2, 1, 3);
+        }
+        Supplier<NDArray> fp32 = () -> mergeHeads(FusedOps.attention(heads[0], heads[1], heads[2], null));
+        String operator = "fusion encoder self-attention (8 heads x 5184 tokens x 32)";
+        List<Comparison> out = new ArrayList<>();
+        out.add(compare(operator, "bf16 libtorch", runs, fp32,
+                () -> mergeHeads(FusedOps.attentionBf16(heads[0], heads[1], heads[2], null)), log));
+        if (NativeBf16Attention.serves(Precision.BF16_LINEAR, FUSION_WIDTH / FUSION_HEADS)) {
+            out.add(compare(operator, "bf16 native", runs, fp32, () -> {
+                try (NDArray attended = NativeBf16Attention.attend(narrow[0], narrow[1], narrow[2],
+                        (int) FUSION_HEADS)) {
+                    return FusedOps.toFloat32(attended);
+                }
+            }, log));
+        } else {
+            log.accept(operator + ": the native bfloat16 kernel does not run on this CPU (no AVX512-BF16)");
+        }
+        return out;
+    }
+
+    private static NDArray mergeHeads(NDArray attended) {
+        try (attended; NDArray tokensFirst = attended.transpose(0, 2, 1, 3)) {
+            return tokensFirst.reshape(1, TOKENS, FUSION_WIDTH);
         }
     }
 

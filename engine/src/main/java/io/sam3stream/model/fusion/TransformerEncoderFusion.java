@@ -1,10 +1,12 @@
 package io.sam3stream.model.fusion;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import io.sam3stream.model.config.TransformerConfig;
 import io.sam3stream.model.neck.ImageMemo;
 import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
+import io.sam3stream.model.nn.NativeBf16Attention;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.PromptGraphs;
@@ -40,6 +42,8 @@ public final class TransformerEncoderFusion implements FusionEncoder {
     private final GraphWeights graph;
     /** Whether the layers attend with bfloat16 operands ({@link Precision#bf16Attention}), for the graph. */
     private final boolean bf16Attention;
+    /** The parameters' precision, which decides whether the self-attention runs in {@link NativeBf16Attention}. */
+    private final Precision precision;
 
     private TransformerEncoderFusion(List<TransformerEncoderLayer> layers, int heads, Params encoder) {
         this.layers = layers;
@@ -50,6 +54,7 @@ public final class TransformerEncoderFusion implements FusionEncoder {
         }
         this.graph = graph.build(encoder.manager());
         this.bf16Attention = encoder.precision().bf16Attention();
+        this.precision = encoder.precision();
     }
 
     /**
@@ -83,7 +88,10 @@ public final class TransformerEncoderFusion implements FusionEncoder {
     @Override
     public NDArray encode(ImageTokens image, ImageMemo memo, NDArray prompt, NDArray promptMask, StageSink sink) {
         NDArray x;
-        if (ComputeOptions.current().moduleGraphs()) {
+        if (ComputeOptions.current().moduleGraphs() && NativeBf16Attention.serves(precision,
+                image.tokens().getShape().get(2) / heads)) {
+            x = encodeWithNativeSelfAttention(image, memo, prompt, promptMask);
+        } else if (ComputeOptions.current().moduleGraphs()) {
             NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph", () -> PromptGraphs.fusionFirstSelfAttention(
                     image.tokens(), image.pos(), graph, heads, bf16Attention));
             x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads,
@@ -105,5 +113,35 @@ public final class TransformerEncoderFusion implements FusionEncoder {
             }
         }
         return x;
+    }
+
+    /**
+     * The graph path with each layer's self-attention of the image tokens in the native bfloat16 kernel: per layer
+     * one graph call up to the attention, the kernel, and one graph call for the rest of the layer.
+     */
+    private NDArray encodeWithNativeSelfAttention(ImageTokens image, ImageMemo memo, NDArray prompt,
+            NDArray promptMask) {
+        NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph",
+                () -> nativeSelfAttention(image.tokens(), image.pos(), "layers.0"));
+        NDArray x = PromptGraphs.fusionCrossAttentionAndFeedForward(first, prompt, promptMask, graph, "layers.0",
+                heads);
+        for (int i = 1; i < layers.size(); i++) {
+            String layer = "layers." + i;
+            NDArray next;
+            try (NDArray afterSelf = nativeSelfAttention(x, image.pos(), layer)) {
+                next = PromptGraphs.fusionCrossAttentionAndFeedForward(afterSelf, prompt, promptMask, graph, layer,
+                        heads);
+            }
+            x.close();
+            x = next;
+        }
+        return x;
+    }
+
+    private NDArray nativeSelfAttention(NDArray x, NDArray pos, String layer) {
+        NDList qkv = PromptGraphs.selfAttentionProjections(x, pos, graph, layer);
+        try (qkv; NDArray attended = NativeBf16Attention.attend(qkv.get(0), qkv.get(1), qkv.get(2), heads)) {
+            return PromptGraphs.selfAttentionOutput(attended, x, graph, layer);
+        }
     }
 }

@@ -208,6 +208,14 @@ public final class FusedOps {
         return call("to_bfloat16", x);
     }
 
+    /**
+     * An uninitialised array of {@code x}'s shape and element type, contiguous (row-major), for a native kernel to
+     * write into.
+     */
+    public static NDArray emptyLike(NDArray x) {
+        return call("empty_like", x);
+    }
+
     /** A float32 copy of a bfloat16 array (exact). */
     public static NDArray toFloat32(NDArray x) {
         return call("to_float32", x);

@@ -68,6 +68,10 @@ public final class MultiheadAttention {
      * @return (B, Lq, E)
      */
     public NDArray forward(NDArray query, NDArray key, NDArray value, NDArray keyPaddingMask, NDArray attnBias) {
+        if (keyPaddingMask == null && attnBias == null
+                && NativeBf16Attention.serves(outProj.precision(), outProj.weight().getShape().get(0) / heads)) {
+            return forwardNative(query, key, value);
+        }
         NDArray q = splitHeads(qProj.forward(query));
         NDArray k = splitHeads(kProj.forward(key));
         NDArray v = splitHeads(vProj.forward(value));
@@ -94,6 +98,16 @@ public final class MultiheadAttention {
             paddingBias.close();
         }
         return out;
+    }
+
+    /** Unmasked attention in the native bfloat16 kernel, which takes the projections with their heads merged. */
+    private NDArray forwardNative(NDArray query, NDArray key, NDArray value) {
+        try (NDArray q = qProj.forward(query);
+                NDArray k = kProj.forward(key);
+                NDArray v = vProj.forward(value);
+                NDArray attended = NativeBf16Attention.attend(q, k, v, heads)) {
+            return outProj.forward(attended);
+        }
     }
 
     /**

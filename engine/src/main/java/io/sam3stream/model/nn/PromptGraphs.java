@@ -68,6 +68,45 @@ public final class PromptGraphs {
     }
 
     /**
+     * One fusion encoder layer's self-attention up to the attention itself, for {@link NativeBf16Attention}:
+     * {@code norm1}, the positions added for the queries and keys, and the three projections in bfloat16.
+     *
+     * @param x     (B, H·W, d) the layer's input
+     * @param layer the layer's name in the weights ({@code layers.i})
+     * @return q, k and v, each (B, H·W, d) bfloat16
+     */
+    public static NDList selfAttentionProjections(NDArray x, NDArray pos, GraphWeights weights, String layer) {
+        return Module.INSTANCE.runTensors("self_attention_projections", x.getManager(), new ScriptCall().tensor(x)
+                .tensor(pos).weights(weights).text(layer));
+    }
+
+    /**
+     * The rest of a layer's self-attention after {@link NativeBf16Attention}: the output projection and the
+     * residual onto the layer's input {@code x}.
+     *
+     * @param attended (B, H·W, d) bfloat16, heads merged
+     * @return (B, H·W, d)
+     */
+    public static NDArray selfAttentionOutput(NDArray attended, NDArray x, GraphWeights weights, String layer) {
+        return Module.INSTANCE.runTensors("self_attention_output", x.getManager(), new ScriptCall()
+                .tensor(attended).tensor(x).weights(weights).text(layer)).singletonOrThrow();
+    }
+
+    /**
+     * One fusion encoder layer after its self-attention: the cross-attention to the B prompts (padding masked,
+     * attention in float32) and the feed-forward block, each with its residual.
+     *
+     * @param afterSelf (batch of the image or B, H·W, d)
+     * @return (B, H·W, d)
+     */
+    public static NDArray fusionCrossAttentionAndFeedForward(NDArray afterSelf, NDArray prompt, NDArray promptMask,
+            GraphWeights weights, String layer, int heads) {
+        return Module.INSTANCE.runTensors("fusion_cross_attention_and_ffn", afterSelf.getManager(), new ScriptCall()
+                .tensor(afterSelf).tensor(prompt).tensor(promptMask).weights(weights).text(layer).integer(heads))
+                .singletonOrThrow();
+    }
+
+    /**
      * The geometry encoder after its box embeddings: {@code final_proj}, {@code norm}, every layer (padding
      * masked; cross-attention to the image tokens with their positions on the keys) and {@code encode_norm}.
      * While the batch has at most the model's width in query rows (prompts × heads × tokens), the cross-attention

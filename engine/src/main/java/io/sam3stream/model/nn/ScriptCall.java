@@ -32,6 +32,10 @@ final class ScriptCall implements AutoCloseable {
         return own(IValue.from(value));
     }
 
+    ScriptCall text(String value) {
+        return own(IValue.from(value));
+    }
+
     ScriptCall flag(boolean value) {
         return own(IValue.from(value));
     }

@@ -1,0 +1,78 @@
+package io.sam3stream.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
+import io.sam3stream.device.Bf16Attention;
+import java.nio.ByteBuffer;
+
+/**
+ * Unmasked attention of a {@link Precision#BF16_LINEAR} module in the native library's bfloat16 kernel
+ * ({@link Bf16Attention}), where the CPU has AVX512-BF16. In that precision libtorch attends in float32, because its
+ * own bfloat16 attention only gains with AMX tiles; the native kernel takes the bfloat16 products of the
+ * projections as they are and runs in about 0.4× libtorch's float32 time at the fusion encoder's shape (8 heads of
+ * 32 over 5184 image tokens, on a Zen 4; {@code docs/PERFORMANCE.md}, "The fusion encoder's self-attention in
+ * bfloat16"). Its probabilities are rounded to bfloat16 before they weight the values, as in the {@link Precision#BF16}
+ * mode's attention, so a module that attends here has the numerics of that mode's attention.
+ *
+ * <p>Attentions with a mask or bias (padding, causal, box-relative) stay libtorch's: the kernel has no mask, and
+ * those are short. Both forms of a module (the compiled graph and the op-by-op Java form) call this kernel alike.
+ */
+public final class NativeBf16Attention {
+
+    private NativeBf16Attention() {}
+
+    /** The CPU check and the library load, done once. */
+    private static final class Availability {
+        static final boolean AVAILABLE = Bf16Attention.available();
+    }
+
+    /**
+     * True when an unmasked attention of a module in {@code precision} with heads {@code headDim} wide runs here:
+     * the precision is {@link Precision#BF16_LINEAR} (linear layers in bfloat16, attention not), the head width is
+     * one the kernel takes, and the CPU has AVX512-BF16.
+     */
+    public static boolean serves(Precision precision, long headDim) {
+        return precision.bf16Linear() && !precision.bf16Attention() && headDim > 0 && headDim % 2 == 0
+                && headDim <= 64 && Availability.AVAILABLE;
+    }
+
+    /**
+     * softmax(q·kᵀ/√D)·v per head, on every intra-op thread of the calling thread.
+     *
+     * @param q     (B, Lq, heads·D) projections, float32 holding bfloat16 values or bfloat16 (narrowed exactly)
+     * @param k     (B, Lk, heads·D)
+     * @param v     (B, Lk, heads·D)
+     * @param heads number of heads
+     * @return (B, Lq, heads·D) bfloat16, heads merged as the output projection takes them
+     * @throws IllegalArgumentException if the batches or widths differ or the shape is not one {@link #serves}
+     */
+    public static NDArray attend(NDArray q, NDArray k, NDArray v, int heads) {
+        long[] qs = q.getShape().getShape();
+        long[] ks = k.getShape().getShape();
+        if (qs.length != 3 || ks.length != 3 || qs[0] != ks[0] || qs[2] != ks[2]
+                || !v.getShape().equals(k.getShape()) || qs[2] % heads != 0) {
+            throw new IllegalArgumentException("native attention needs q (B, Lq, E), k and v (B, Lk, E) with E a"
+                    + " multiple of the heads: " + q.getShape() + ", " + k.getShape() + ", " + v.getShape());
+        }
+        int headDim = Math.toIntExact(qs[2] / heads);
+        try (NDArray qn = FusedOps.toBfloat16(q);
+                NDArray kn = FusedOps.toBfloat16(k);
+                NDArray vn = FusedOps.toBfloat16(v)) {
+            NDArray out = FusedOps.emptyLike(qn);
+            try {
+                Bf16Attention.attend(direct(qn), direct(kn), direct(vn), direct(out), qs[0], qs[1], ks[1], heads,
+                        headDim, (float) (1.0 / Math.sqrt(headDim)), JniUtils.getNumThreads());
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
+            }
+            return out;
+        }
+    }
+
+    /** The array's own memory (DJL hands a contiguous copy for a strided view, which only inputs may be). */
+    private static ByteBuffer direct(NDArray array) {
+        return ((PtNDArray) array).toByteBuffer(true);
+    }
+}

@@ -1,0 +1,96 @@
+package io.sam3stream.model.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import io.sam3stream.device.Bf16Attention;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The native bfloat16 attention against libtorch's float32 attention of the same bfloat16 inputs. Its two roundings
+ * (the probabilities before they weight v, and the output) each move an output by at most 2^-9 of the largest |v|,
+ * so 2^-8 of it bounds the difference; the float32 scores and sums add orders of magnitude less.
+ */
+class NativeBf16AttentionTest {
+
+    private static void assumeKernel() {
+        assumeTrue(Bf16Attention.available(), "SKIPPED: the native bfloat16 attention needs a CPU with AVX512-BF16");
+    }
+
+    /** Float32 values that bfloat16 holds exactly, as the bfloat16 projections produce them. */
+    private static NDArray bf16Values(NDManager m, Shape shape, float scale) {
+        try (NDArray wide = m.randomNormal(shape).mul(scale); NDArray narrow = FusedOps.toBfloat16(wide)) {
+            return FusedOps.toFloat32(narrow);
+        }
+    }
+
+    private static void matchesFloat32Attention(int batch, int qTokens, int kvTokens, int heads, int headDim,
+            float spread) {
+        try (NDManager m = NDManager.newBaseManager()) {
+            int width = heads * headDim;
+            NDArray q = bf16Values(m, new Shape(batch, qTokens, width), spread);
+            NDArray k = bf16Values(m, new Shape(batch, kvTokens, width), spread);
+            NDArray v = bf16Values(m, new Shape(batch, kvTokens, width), 1f);
+            float[] got;
+            try (NDArray narrow = NativeBf16Attention.attend(q, k, v, heads)) {
+                got = FusedOps.toFloat32(narrow).toFloatArray();
+            }
+            NDArray reference = FusedOps.attention(split(q, heads), split(k, heads), split(v, heads), null)
+                    .transpose(0, 2, 1, 3).reshape(batch, qTokens, width);
+            float[] want = reference.toFloatArray();
+            double bound = Math.scalb(v.abs().max().getFloat(), -8);
+            assertEquals(want.length, got.length);
+            double worst = 0;
+            for (int i = 0; i < want.length; i++) {
+                worst = Math.max(worst, Math.abs(got[i] - want[i]));
+            }
+            assertTrue(worst <= bound, "largest difference " + worst + " over the bound " + bound);
+            if (kvTokens > 1) {
+                // with one key the output is that key's value, exactly, in either form
+                assertTrue(worst > 0, "a result equal to float32 everywhere: the probabilities were not rounded");
+            }
+        }
+    }
+
+    private static NDArray split(NDArray x, int heads) {
+        long[] s = x.getShape().getShape();
+        return x.reshape(s[0], s[1], heads, s[2] / heads).transpose(0, 2, 1, 3);
+    }
+
+    @Test
+    void fusionEncoderHeadsMatchFloat32AttentionWithinTheBound() {
+        assumeKernel();
+        matchesFloat32Attention(2, 300, 300, 8, 32, 1f);
+    }
+
+    @Test
+    void narrowHeadsPeakedScoresAndUnevenLengthsMatchWithinTheBound() {
+        assumeKernel();
+        matchesFloat32Attention(1, 70, 129, 4, 8, 3f);
+        matchesFloat32Attention(3, 5, 1, 2, 18, 1f);
+    }
+
+    @Test
+    void onlyTheBf16LinearPrecisionWithAKernelHeadWidthIsServed() {
+        assertFalse(NativeBf16Attention.serves(Precision.FP32, 32));
+        assertFalse(NativeBf16Attention.serves(Precision.BF16, 32));
+        assertFalse(NativeBf16Attention.serves(Precision.BF16_LINEAR, 66));
+        assertFalse(NativeBf16Attention.serves(Precision.BF16_LINEAR, 7));
+        assertEquals(Bf16Attention.available(), NativeBf16Attention.serves(Precision.BF16_LINEAR, 32));
+    }
+
+    @Test
+    void mismatchedShapesAreRefusedBeforeTheKernel() {
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray q = m.zeros(new Shape(1, 4, 16));
+            NDArray k = m.zeros(new Shape(2, 4, 16));
+            assertThrows(IllegalArgumentException.class, () -> NativeBf16Attention.attend(q, k, k, 2));
+        }
+    }
+}

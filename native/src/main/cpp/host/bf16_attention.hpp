@@ -1,0 +1,40 @@
+// Scaled dot-product attention with bfloat16 operands on AVX512-BF16, for the long self-attentions of the CPU
+// engine (5184 image tokens attending to each other in each fusion encoder layer).
+//
+// Why a kernel of our own: libtorch's fused attention only gains from bfloat16 where the CPU multiplies bfloat16
+// tiles (AMX); with AVX512-BF16 alone its bfloat16 form is no faster than float32. This kernel keeps one block of
+// queries' scores in registers, takes the dot products with vdpbf16ps (two bfloat16 products per float32 lane), and
+// keeps the packed keys and values of one head (a few hundred KB) in the core's L2 cache.
+#pragma once
+
+#include <cstdint>
+
+#include "thread_pool.hpp"
+
+namespace sam3n::host {
+
+/** The shape of one attention call; every operand is row-major (batch, tokens, heads · head_dim). */
+struct Bf16AttentionShape {
+    int64_t batch;
+    int64_t q_tokens;
+    int64_t kv_tokens;
+    int heads;
+    int head_dim;
+};
+
+/** The largest head width the kernel takes (its accumulators must stay in registers). */
+constexpr int kBf16AttentionMaxHeadDim = 64;
+
+/** True when this CPU runs the kernel: it has AVX512-BF16 (and AVX-512 F/BW/VL). */
+bool bf16_attention_available();
+
+/**
+ * out = softmax(q kᵀ · scale) v per batch entry and head, with q, k, v and out in bfloat16 (raw bits) and float32
+ * accumulation: the scores, the running maximum and sum of the softmax are float32; the probabilities are rounded
+ * to bfloat16 before they weight v, as a bfloat16 matrix product of them would. head_dim must be even and at most
+ * kBf16AttentionMaxHeadDim; the caller checks bf16_attention_available() first.
+ */
+void bf16_attention(const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
+                    const Bf16AttentionShape& shape, float scale, ThreadPool& pool);
+
+}  // namespace sam3n::host

@@ -1,0 +1,288 @@
+// The AVX512-BF16 body of bf16_attention (bf16_attention.hpp). This file alone is compiled for AVX-512 with
+// bfloat16 instructions; bf16_attention.cpp checks the CPU before calling into it.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "aligned_buffer.hpp"
+#include "bf16_attention.hpp"
+
+namespace sam3n::host {
+
+namespace {
+
+// A register block: 4 queries against 64 keys (4 vectors of 16 scores each), 16 accumulators, plus each query's
+// output (head_dim / 16 vectors). More keys per block would spill the scores out of the 32 vector registers.
+constexpr int kRows = 4;
+constexpr int kGroups = 4;
+constexpr int kBlockKeys = 16 * kGroups;
+// Keys per softmax step: the scores of kRows queries against them are 4 KB of float32.
+constexpr int kStepKeys = 4 * kBlockKeys;
+
+using Bf16Buffer = std::vector<uint16_t, CacheLineAllocator<uint16_t>>;
+
+/** One thread's packed keys and values of the head it works on, and one block's probabilities. */
+struct Scratch {
+    Bf16Buffer keys;
+    Bf16Buffer values;
+    alignas(64) float scores[kRows][kStepKeys];
+    alignas(64) uint16_t probabilities[kRows][kStepKeys];
+};
+
+/**
+ * 2^x for x ≤ 0 (a value a hair above 0 from rounding is fine): x = n + f with n an integer and |f| ≤ 1/2,
+ * 2^f by its Taylor series to degree 6 (relative error below 2e-7 on that range, far under bfloat16's 4e-3), then
+ * scaled by 2^n. Below -126 the result is flushed towards the smallest normal float, which is zero to bfloat16
+ * probabilities that are summed in float32 with at least one 1.
+ */
+inline __m512 exp2_of_nonpositive(__m512 x) {
+    x = _mm512_max_ps(x, _mm512_set1_ps(-126.0f));
+    const __m512 n = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 f = _mm512_sub_ps(x, n);
+    __m512 p = _mm512_set1_ps(1.5403530393381606e-4f);  // ln2^6 / 6!
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.3333558146428443e-3f));  // ln2^5 / 5!
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(9.6181291076284772e-3f));  // ln2^4 / 4!
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.5504108664821580e-2f));  // ln2^3 / 3!
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.4022650695910071e-1f));  // ln2^2 / 2!
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.9314718055994531e-1f));  // ln2
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
+    return _mm512_scalef_ps(p, n);
+}
+
+inline __m512bh as_bf16(__m512i bits) { return reinterpret_cast<__m512bh>(bits); }
+
+inline uint32_t load_pair(const uint16_t* p) {
+    uint32_t pair;
+    std::memcpy(&pair, p, sizeof pair);
+    return pair;
+}
+
+/**
+ * Keys of one head as vdpbf16ps takes them: per block of 64 keys, per pair of dimensions (2d, 2d+1), 4 vectors
+ * of 16 keys × that pair. Keys past the end are zero (their scores are masked anyway).
+ */
+void pack_keys(const uint16_t* k, int64_t ldk, int64_t tokens, int head_dim, Bf16Buffer& packed) {
+    const int pairs = head_dim / 2;
+    const int64_t blocks = (tokens + kBlockKeys - 1) / kBlockKeys;
+    packed.assign(static_cast<size_t>(blocks * pairs * kBlockKeys * 2), 0);
+    uint32_t* out = reinterpret_cast<uint32_t*>(packed.data());
+    for (int64_t key = 0; key < tokens; ++key) {
+        const int64_t block = key / kBlockKeys;
+        const int64_t lane = key % kBlockKeys;  // group × 16 + lane within the group
+        const uint16_t* row = k + key * ldk;
+        for (int d = 0; d < pairs; ++d) {
+            out[(block * pairs + d) * kBlockKeys + lane] = load_pair(row + 2 * d);
+        }
+    }
+}
+
+/**
+ * Values of one head as vdpbf16ps takes them when the output dimensions are the lanes: per pair of keys
+ * (2j, 2j+1), per 16 output dimensions, one vector of 16 dimensions × that pair. Keys past the end and dimensions
+ * past head_dim are zero.
+ */
+void pack_values(const uint16_t* v, int64_t ldv, int64_t tokens, int head_dim, int vectors, Bf16Buffer& packed) {
+    const int64_t blocks = (tokens + kBlockKeys - 1) / kBlockKeys;
+    const int64_t width = static_cast<int64_t>(vectors) * 16;
+    packed.assign(static_cast<size_t>(blocks * kBlockKeys * width), 0);
+    uint16_t* out = packed.data();
+    for (int64_t key = 0; key < tokens; ++key) {
+        const uint16_t* row = v + key * ldv;
+        uint16_t* pair = out + (key / 2) * width * 2 + (key % 2);
+        for (int d = 0; d < head_dim; ++d) {
+            pair[2 * d] = row[d];
+        }
+    }
+}
+
+/** The 16-lane groups of a block whose keys exist: all 16 but past the last key. */
+inline __mmask16 live_lanes(int64_t first_key, int64_t kv_tokens) {
+    const int64_t n = std::clamp<int64_t>(kv_tokens - first_key, 0, 16);
+    return static_cast<__mmask16>((1u << n) - 1u);
+}
+
+/**
+ * The scores of up to kRows queries against one block of 64 keys, in registers (4 × 4 vectors), written to the
+ * float32 score rows; keys past the end score -inf.
+ */
+inline void score_block(const uint16_t* const* query, const uint16_t* block_keys, int pairs, int64_t first_key,
+                        int64_t kv_tokens, float* scores, int64_t score_stride) {
+    __m512 score[kRows][kGroups];
+    #pragma GCC unroll 16
+    for (int r = 0; r < kRows; ++r) {
+        #pragma GCC unroll 16
+        for (int g = 0; g < kGroups; ++g) {
+            score[r][g] = _mm512_setzero_ps();
+        }
+    }
+    for (int d = 0; d < pairs; ++d) {
+        __m512bh key[kGroups];
+        #pragma GCC unroll 16
+        for (int g = 0; g < kGroups; ++g) {
+            key[g] = as_bf16(_mm512_load_si512(block_keys + (d * kBlockKeys + g * 16) * 2));
+        }
+        #pragma GCC unroll 16
+        for (int r = 0; r < kRows; ++r) {
+            const __m512bh qd = as_bf16(_mm512_set1_epi32(static_cast<int>(load_pair(query[r] + 2 * d))));
+            #pragma GCC unroll 16
+            for (int g = 0; g < kGroups; ++g) {
+                score[r][g] = _mm512_dpbf16_ps(score[r][g], qd, key[g]);
+            }
+        }
+    }
+    const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    #pragma GCC unroll 16
+    for (int g = 0; g < kGroups; ++g) {
+        const __mmask16 live = live_lanes(first_key + g * 16, kv_tokens);
+        #pragma GCC unroll 16
+        for (int r = 0; r < kRows; ++r) {
+            _mm512_store_ps(scores + r * score_stride + g * 16, _mm512_mask_blend_ps(live, minus_infinity, score[r][g]));
+        }
+    }
+}
+
+/**
+ * Up to kRows queries of one head against every key: flash-style online softmax over steps of kStepKeys keys.
+ * Each step's scores are computed 64 keys at a time in registers and kept in a small float32 buffer (in L1), so
+ * the row maximum and sum, whose horizontal reductions are slow, are taken once per step rather than per 64 keys.
+ */
+template <int kVectors>
+void attend_rows(const uint16_t* q, int64_t ldq, int rows, int head_dim, int64_t kv_tokens, float scale_log2,
+                 Scratch& scratch, uint16_t* out, int64_t ldo) {
+    const int pairs = head_dim / 2;
+    const uint16_t* query[kRows];
+    #pragma GCC unroll 16
+    for (int r = 0; r < kRows; ++r) {
+        query[r] = q + std::min(r, rows - 1) * ldq;  // rows past the end repeat the last; never stored
+    }
+    __m512 acc[kRows][kVectors];
+    float row_max[kRows];
+    float row_sum[kRows];
+    #pragma GCC unroll 16
+    for (int r = 0; r < kRows; ++r) {
+        #pragma GCC unroll 16
+        for (int e = 0; e < kVectors; ++e) {
+            acc[r][e] = _mm512_setzero_ps();
+        }
+        row_max[r] = -std::numeric_limits<float>::infinity();
+        row_sum[r] = 0.0f;
+    }
+    const __m512 scale = _mm512_set1_ps(scale_log2);
+    const uint16_t* keys = scratch.keys.data();
+    const uint16_t* values = scratch.values.data();
+    for (int64_t step = 0; step < kv_tokens; step += kStepKeys) {
+        const int64_t step_keys = std::min<int64_t>(kStepKeys, kv_tokens - step);
+        const int64_t step_vectors = (step_keys + 15) / 16;
+        for (int64_t block = 0; block * kBlockKeys < step_keys; ++block) {
+            const int64_t first_key = step + block * kBlockKeys;
+            score_block(query, keys + first_key * pairs * 2, pairs, first_key, kv_tokens,
+                        scratch.scores[0] + block * kBlockKeys, kStepKeys);
+        }
+        #pragma GCC unroll 16
+        for (int r = 0; r < kRows; ++r) {
+            const float* score = scratch.scores[r];
+            __m512 widest = _mm512_load_ps(score);
+            for (int64_t i = 1; i < step_vectors; ++i) {
+                widest = _mm512_max_ps(widest, _mm512_load_ps(score + i * 16));
+            }
+            const float new_max = std::max(row_max[r], _mm512_reduce_max_ps(widest));
+            // 2^-inf = 0 on the first step, where the accumulators are still zero
+            const float rescale = std::exp2((row_max[r] - new_max) * scale_log2);
+            const __m512 shift = _mm512_set1_ps(new_max * scale_log2);
+            __m512 sum = _mm512_setzero_ps();
+            for (int64_t i = 0; i < step_vectors; ++i) {
+                // keys past the end scored -inf: their probability underflows to the smallest normal float, and
+                // the mask makes it 0
+                __m512 p = exp2_of_nonpositive(_mm512_fmsub_ps(_mm512_load_ps(score + i * 16), scale, shift));
+                p = _mm512_maskz_mov_ps(live_lanes(step + i * 16, kv_tokens), p);
+                sum = _mm512_add_ps(sum, p);
+                _mm256_store_si256(reinterpret_cast<__m256i*>(&scratch.probabilities[r][i * 16]),
+                                   reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(p)));
+            }
+            row_sum[r] = row_sum[r] * rescale + _mm512_reduce_add_ps(sum);
+            row_max[r] = new_max;
+            const __m512 factor = _mm512_set1_ps(rescale);
+            #pragma GCC unroll 16
+            for (int e = 0; e < kVectors; ++e) {
+                acc[r][e] = _mm512_mul_ps(acc[r][e], factor);
+            }
+        }
+        const uint16_t* step_values = values + (step / 2) * kVectors * 32;
+        const int64_t live_pairs = (step_keys + 1) / 2;
+        for (int64_t j = 0; j < live_pairs; ++j) {
+            __m512bh value[kVectors];
+            #pragma GCC unroll 16
+            for (int e = 0; e < kVectors; ++e) {
+                value[e] = as_bf16(_mm512_load_si512(step_values + (j * kVectors + e) * 32));
+            }
+            #pragma GCC unroll 16
+            for (int r = 0; r < kRows; ++r) {
+                const __m512bh p = as_bf16(
+                        _mm512_set1_epi32(static_cast<int>(load_pair(&scratch.probabilities[r][2 * j]))));
+                #pragma GCC unroll 16
+                for (int e = 0; e < kVectors; ++e) {
+                    acc[r][e] = _mm512_dpbf16_ps(acc[r][e], p, value[e]);
+                }
+            }
+        }
+    }
+    for (int r = 0; r < rows; ++r) {
+        const __m512 inverse = _mm512_set1_ps(1.0f / row_sum[r]);
+        #pragma GCC unroll 16
+        for (int e = 0; e < kVectors; ++e) {
+            const int n = std::min(16, head_dim - e * 16);
+            const __m256i narrow = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(_mm512_mul_ps(acc[r][e], inverse)));
+            _mm256_mask_storeu_epi16(out + r * ldo + e * 16, static_cast<__mmask16>((1u << n) - 1u), narrow);
+        }
+    }
+}
+
+template <int kVectors>
+void attend_head_rows(const uint16_t* q, int64_t ld, int64_t first, int64_t end, int head_dim, int64_t kv_tokens,
+                      float scale_log2, Scratch& scratch, uint16_t* out) {
+    for (int64_t row = first; row < end; row += kRows) {
+        const int rows = static_cast<int>(std::min<int64_t>(kRows, end - row));
+        attend_rows<kVectors>(q + row * ld, ld, rows, head_dim, kv_tokens, scale_log2, scratch, out + row * ld, ld);
+    }
+}
+
+}  // namespace
+
+void bf16_attention_avx512(const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
+                           const Bf16AttentionShape& shape, float scale, ThreadPool& pool) {
+    const int head_dim = shape.head_dim;
+    const int vectors = (head_dim + 15) / 16;
+    const int64_t ld = static_cast<int64_t>(shape.heads) * head_dim;
+    const int64_t heads = shape.batch * shape.heads;
+    // Every thread packs the keys and values of the head it works on, so split a head's queries only when there
+    // are fewer than two heads per thread.
+    const int64_t per_head = std::max<int64_t>(1, (2 * pool.size() + heads - 1) / heads);
+    const int64_t chunk = std::max<int64_t>(kRows, (shape.q_tokens + per_head - 1) / per_head);
+    const int64_t chunks = (shape.q_tokens + chunk - 1) / chunk;
+    const float scale_log2 = scale * 1.4426950408889634f;  // exp(x) = 2^(x log2 e)
+    pool.parallel_for(heads * chunks, [&](int64_t task) {
+        thread_local Scratch scratch;
+        const int64_t head = task / chunks;
+        const int64_t b = head / shape.heads;
+        const int64_t h = head % shape.heads;
+        const int64_t first = (task % chunks) * chunk;
+        const int64_t end = std::min(shape.q_tokens, first + chunk);
+        pack_keys(k + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, scratch.keys);
+        pack_values(v + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, vectors,
+                    scratch.values);
+        const uint16_t* qh = q + b * shape.q_tokens * ld + h * head_dim;
+        uint16_t* oh = out + b * shape.q_tokens * ld + h * head_dim;
+        switch (vectors) {
+            case 1: attend_head_rows<1>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
+            case 2: attend_head_rows<2>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
+            case 3: attend_head_rows<3>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
+            default: attend_head_rows<4>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
+        }
+    });
+}
+
+}  // namespace sam3n::host
