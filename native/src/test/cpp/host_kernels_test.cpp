@@ -217,7 +217,7 @@ float from_bf16(uint16_t b) {
 // probabilities and of the output, each move an output by at most 2^-9 of the largest |v| of its head; the float32
 // scores, exp and sums add far less. So the bound is 2^-8 of max |v|.
 void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q_tokens, int64_t kv_tokens,
-                                      int heads, int head_dim, float spread) {
+                                      int heads, int head_dim, float spread, bool packed = false) {
     const int64_t ld = static_cast<int64_t>(heads) * head_dim;
     auto narrow = [](const std::vector<float>& values) {
         std::vector<uint16_t> out(values.size());
@@ -231,8 +231,22 @@ void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q
     const std::vector<uint16_t> v = narrow(random_values(static_cast<std::size_t>(batch * kv_tokens * ld), 13));
     std::vector<uint16_t> out(static_cast<std::size_t>(batch * q_tokens * ld), 0xffff);
     const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
-    bf16_attention(q.data(), k.data(), v.data(), out.data(), {batch, q_tokens, kv_tokens, heads, head_dim}, scale,
-                   pool);
+    if (packed) {
+        // q, k and v of a token side by side in one row, as a packed qkv projection holds them
+        std::vector<uint16_t> qkv(static_cast<std::size_t>(batch * q_tokens * 3 * ld));
+        for (int64_t row = 0; row < batch * q_tokens; ++row) {
+            for (int64_t c = 0; c < ld; ++c) {
+                qkv[static_cast<std::size_t>(row * 3 * ld + c)] = q[static_cast<std::size_t>(row * ld + c)];
+                qkv[static_cast<std::size_t>(row * 3 * ld + ld + c)] = k[static_cast<std::size_t>(row * ld + c)];
+                qkv[static_cast<std::size_t>(row * 3 * ld + 2 * ld + c)] = v[static_cast<std::size_t>(row * ld + c)];
+            }
+        }
+        bf16_attention(qkv.data(), qkv.data() + ld, qkv.data() + 2 * ld, out.data(),
+                       {batch, q_tokens, kv_tokens, heads, head_dim, 3 * ld}, scale, pool);
+    } else {
+        bf16_attention(q.data(), k.data(), v.data(), out.data(), {batch, q_tokens, kv_tokens, heads, head_dim, ld},
+                       scale, pool);
+    }
     double worst = 0.0;
     std::vector<double> weights(static_cast<std::size_t>(kv_tokens));
     for (int64_t b = 0; b < batch; ++b) {
@@ -275,7 +289,8 @@ void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q
     }
     const std::string text = "bf16 attention batch=" + std::to_string(batch) + " q=" + std::to_string(q_tokens) +
                              " kv=" + std::to_string(kv_tokens) + " heads=" + std::to_string(heads) +
-                             " head_dim=" + std::to_string(head_dim) + " spread=" + std::to_string(spread);
+                             " head_dim=" + std::to_string(head_dim) + " spread=" + std::to_string(spread) +
+                             (packed ? " packed" : "");
     check(worst <= 1.0, text + ": error at " + std::to_string(worst) + " of the bound");
 }
 
@@ -290,10 +305,11 @@ void bf16_attention_matches_reference_where_supported(ThreadPool& pool) {
     bf16_attention_matches_reference(pool, 2, 37, 257, 4, 32, 1.0f);
     bf16_attention_matches_reference(pool, 1, 130, 513, 8, 32, 3.0f);  // peaked softmax: large scores
     bf16_attention_matches_reference(pool, 1, 50, 200, 2, 64, 1.0f);
+    bf16_attention_matches_reference(pool, 3, 70, 70, 2, 64, 1.0f, true);  // ViT windows: one packed qkv
     bool refused = false;
     try {
         uint16_t one = 0;
-        bf16_attention(&one, &one, &one, &one, {1, 1, 1, 1, 66}, 1.0f, pool);
+        bf16_attention(&one, &one, &one, &one, {1, 1, 1, 1, 66, 66}, 1.0f, pool);
     } catch (const std::exception&) {
         refused = true;
     }

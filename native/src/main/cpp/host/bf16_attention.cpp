@@ -25,7 +25,8 @@ void bf16_attention(const uint16_t* q, const uint16_t* k, const uint16_t* v, uin
         fail(SAM3N_INVALID_STATE, "bfloat16 attention needs a CPU with AVX512-BF16");
     }
     if (shape.head_dim <= 0 || shape.head_dim % 2 != 0 || shape.head_dim > kBf16AttentionMaxHeadDim ||
-        shape.heads <= 0 || shape.batch <= 0 || shape.q_tokens <= 0 || shape.kv_tokens <= 0) {
+        shape.heads <= 0 || shape.batch <= 0 || shape.q_tokens <= 0 || shape.kv_tokens <= 0 ||
+        shape.row_stride < static_cast<int64_t>(shape.heads) * shape.head_dim) {
         fail(SAM3N_INVALID_ARGUMENT, "bfloat16 attention: unsupported shape");
     }
 #ifdef SAM3N_HAVE_AVX512_BF16

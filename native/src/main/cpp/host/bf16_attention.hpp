@@ -13,13 +13,19 @@
 
 namespace sam3n::host {
 
-/** The shape of one attention call; every operand is row-major (batch, tokens, heads · head_dim). */
+/**
+ * The shape of one attention call. Each token of q, k and v is a row of heads · head_dim values (head h at
+ * h · head_dim), row_stride values after the previous token: heads · head_dim for separate projections, 3 · heads ·
+ * head_dim for q, k and v inside one packed qkv projection. The output is row-major (batch, q_tokens, heads ·
+ * head_dim).
+ */
 struct Bf16AttentionShape {
     int64_t batch;
     int64_t q_tokens;
     int64_t kv_tokens;
     int heads;
     int head_dim;
+    int64_t row_stride;
 };
 
 /** The largest head width the kernel takes (its accumulators must stay in registers). */

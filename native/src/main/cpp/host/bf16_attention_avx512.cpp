@@ -242,11 +242,12 @@ void attend_rows(const uint16_t* q, int64_t ldq, int rows, int head_dim, int64_t
 }
 
 template <int kVectors>
-void attend_head_rows(const uint16_t* q, int64_t ld, int64_t first, int64_t end, int head_dim, int64_t kv_tokens,
-                      float scale_log2, Scratch& scratch, uint16_t* out) {
+void attend_head_rows(const uint16_t* q, int64_t ldq, int64_t first, int64_t end, int head_dim, int64_t kv_tokens,
+                      float scale_log2, Scratch& scratch, uint16_t* out, int64_t ldo) {
     for (int64_t row = first; row < end; row += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, end - row));
-        attend_rows<kVectors>(q + row * ld, ld, rows, head_dim, kv_tokens, scale_log2, scratch, out + row * ld, ld);
+        attend_rows<kVectors>(q + row * ldq, ldq, rows, head_dim, kv_tokens, scale_log2, scratch, out + row * ldo,
+                              ldo);
     }
 }
 
@@ -256,7 +257,8 @@ void bf16_attention_avx512(const uint16_t* q, const uint16_t* k, const uint16_t*
                            const Bf16AttentionShape& shape, float scale, ThreadPool& pool) {
     const int head_dim = shape.head_dim;
     const int vectors = (head_dim + 15) / 16;
-    const int64_t ld = static_cast<int64_t>(shape.heads) * head_dim;
+    const int64_t ld = shape.row_stride;
+    const int64_t ldo = static_cast<int64_t>(shape.heads) * head_dim;
     const int64_t heads = shape.batch * shape.heads;
     // Every thread packs the keys and values of the head it works on, so split a head's queries only when there
     // are fewer than two heads per thread.
@@ -275,12 +277,13 @@ void bf16_attention_avx512(const uint16_t* q, const uint16_t* k, const uint16_t*
         pack_values(v + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, vectors,
                     scratch.values);
         const uint16_t* qh = q + b * shape.q_tokens * ld + h * head_dim;
-        uint16_t* oh = out + b * shape.q_tokens * ld + h * head_dim;
+        uint16_t* oh = out + b * shape.q_tokens * ldo + h * head_dim;
+        const int64_t kv = shape.kv_tokens;
         switch (vectors) {
-            case 1: attend_head_rows<1>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
-            case 2: attend_head_rows<2>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
-            case 3: attend_head_rows<3>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
-            default: attend_head_rows<4>(qh, ld, first, end, head_dim, shape.kv_tokens, scale_log2, scratch, oh); break;
+            case 1: attend_head_rows<1>(qh, ld, first, end, head_dim, kv, scale_log2, scratch, oh, ldo); break;
+            case 2: attend_head_rows<2>(qh, ld, first, end, head_dim, kv, scale_log2, scratch, oh, ldo); break;
+            case 3: attend_head_rows<3>(qh, ld, first, end, head_dim, kv, scale_log2, scratch, oh, ldo); break;
+            default: attend_head_rows<4>(qh, ld, first, end, head_dim, kv, scale_log2, scratch, oh, ldo); break;
         }
     });
 }

@@ -339,18 +339,23 @@ JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_Bf16Attention_cpuSupported(
 JNIEXPORT void JNICALL Java_io_sam3stream_device_Bf16Attention_run(JNIEnv* env, jclass, jobject q, jobject k,
                                                                     jobject v, jobject out, jlong batch,
                                                                     jlong q_tokens, jlong kv_tokens, jint heads,
-                                                                    jint head_dim, jfloat scale, jint threads) {
+                                                                    jint head_dim, jlong row_stride, jfloat scale,
+                                                                    jint threads) {
     guarded_void(env, [&] {
         sam3n::require_argument(batch > 0 && q_tokens > 0 && kv_tokens > 0 && heads > 0 && head_dim > 0 &&
                                     batch <= (int64_t{1} << 20) && q_tokens <= (int64_t{1} << 24) &&
-                                    kv_tokens <= (int64_t{1} << 24) && heads <= 4096 && head_dim <= 4096,
-                                "bfloat16 attention: every dimension must be positive and of a sane size");
-        const sam3n::host::Bf16AttentionShape shape{batch, q_tokens, kv_tokens, heads, head_dim};
-        const int64_t row_bytes = int64_t{heads} * head_dim * 2;
-        const auto* qa = static_cast<const uint16_t*>(direct_address(env, "q", q, batch * q_tokens * row_bytes));
-        const auto* ka = static_cast<const uint16_t*>(direct_address(env, "k", k, batch * kv_tokens * row_bytes));
-        const auto* va = static_cast<const uint16_t*>(direct_address(env, "v", v, batch * kv_tokens * row_bytes));
-        auto* oa = static_cast<uint16_t*>(direct_address(env, "out", out, batch * q_tokens * row_bytes));
+                                    kv_tokens <= (int64_t{1} << 24) && heads <= 4096 && head_dim <= 4096 &&
+                                    row_stride >= int64_t{heads} * head_dim && row_stride <= (int64_t{1} << 24),
+                                "bfloat16 attention: every dimension must be positive and of a sane size, and "
+                                "the row stride at least heads x head_dim");
+        const sam3n::host::Bf16AttentionShape shape{batch, q_tokens, kv_tokens, heads, head_dim, row_stride};
+        const int64_t width = int64_t{heads} * head_dim;
+        // the last row of an input ends width values after its start; rows before it take row_stride each
+        auto input_bytes = [&](int64_t rows) { return ((batch * rows - 1) * row_stride + width) * 2; };
+        const auto* qa = static_cast<const uint16_t*>(direct_address(env, "q", q, input_bytes(q_tokens)));
+        const auto* ka = static_cast<const uint16_t*>(direct_address(env, "k", k, input_bytes(kv_tokens)));
+        const auto* va = static_cast<const uint16_t*>(direct_address(env, "v", v, input_bytes(kv_tokens)));
+        auto* oa = static_cast<uint16_t*>(direct_address(env, "out", out, batch * q_tokens * width * 2));
         bf16_attention_on(threads, qa, ka, va, oa, shape, scale);
     });
 }

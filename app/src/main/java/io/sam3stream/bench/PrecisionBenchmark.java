@@ -35,9 +35,9 @@ public final class PrecisionBenchmark {
     private static final long HEAD_DIM = 64;
     private static final long WINDOWS = 9;
     private static final long WINDOW_TOKENS = 576;
-    /** The fusion encoder: 256 wide, 8 heads. */
-    private static final long FUSION_WIDTH = 256;
+    /** The fusion encoder: 8 heads of 32. */
     private static final long FUSION_HEADS = 8;
+    private static final long FUSION_HEAD_DIM = 32;
     /** The segmentation head's pixel decoder: 256 channels at 4× the 72² token grid. */
     private static final long MAP_CHANNELS = 256;
     private static final long MAP_SIDE = 288;
@@ -63,8 +63,8 @@ public final class PrecisionBenchmark {
             NDArray b1n = FusedOps.toBfloat16(b1);
             NDArray w2n = FusedOps.toBfloat16(w2);
             NDArray b2n = FusedOps.toBfloat16(b2);
-            NDArray[] global = qkv(m, 1, TOKENS);
-            NDArray[] windows = qkv(m, WINDOWS, WINDOW_TOKENS);
+            NDArray[] global = qkv(m, 1, HEADS, TOKENS, HEAD_DIM);
+            NDArray[] windows = qkv(m, WINDOWS, HEADS, WINDOW_TOKENS, HEAD_DIM);
             Supplier<NDArray> fc1 = () -> FusedOps.linear(x, w1, b1);
             Supplier<NDArray> mlp = () -> {
                 try (NDArray hidden = FusedOps.linearGelu(x, w1, b1)) {
@@ -85,13 +85,19 @@ public final class PrecisionBenchmark {
                 out.add(compare("ViT MLP (fc1 + GELU + fc2)", "bf16 blocked", runs, mlp,
                         () -> FusedOps.mlpBf16(x, w1b, b1n, w2b, b2n), log));
             }
-            out.add(compare("global attention (16 heads x 5184 tokens)", "bf16", runs,
+            String globalAttention = "global attention (16 heads x 5184 tokens)";
+            String windowedAttention = "windowed attention (9 windows x 16 heads x 576 tokens)";
+            out.add(compare(globalAttention, "bf16", runs,
                     () -> FusedOps.attention(global[0], global[1], global[2], null),
                     () -> FusedOps.attentionBf16(global[0], global[1], global[2], null), log));
-            out.add(compare("windowed attention (9 windows x 16 heads x 576 tokens)", "bf16", runs,
+            out.addAll(nativeAttention(globalAttention, global, runs, log));
+            out.add(compare(windowedAttention, "bf16", runs,
                     () -> FusedOps.attention(windows[0], windows[1], windows[2], null),
                     () -> FusedOps.attentionBf16(windows[0], windows[1], windows[2], null), log));
-            out.addAll(fusionSelfAttention(m, runs, log));
+            out.addAll(nativeAttention(windowedAttention, windows, runs, log));
+            // the fusion encoder's self-attention of the image tokens, 8 heads of 32
+            out.addAll(nativeAttention("fusion encoder self-attention (8 heads x 5184 tokens x 32)",
+                    qkv(m, 1, FUSION_HEADS, TOKENS, FUSION_HEAD_DIM), runs, log));
             out.add(pixelDecoderConvolution(m, runs, log));
             try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
@@ -107,43 +113,39 @@ public final class PrecisionBenchmark {
     }
 
     /**
-     * The fusion encoder's self-attention of the image tokens (8 heads of 32 over 5184 tokens), from the merged
-     * (1, tokens, 256) projections it starts from to the merged output the output projection takes: libtorch's
-     * float32 kernel as {@code fp32} and {@code bf16 (fp32 attention)} run it without the native kernel, against
-     * libtorch's bfloat16 kernel and, where the CPU has AVX512-BF16, {@link NativeBf16Attention}.
+     * An attention in float32 (libtorch's kernel, as {@code fp32} runs it) against sam3's native bfloat16 kernel
+     * ({@link NativeBf16Attention}, as {@code bf16 (fp32 attention)} runs it on a CPU with AVX512-BF16), both from
+     * the inputs to the heads-merged output the output projection takes; nothing where the kernel does not run.
+     *
+     * @param heads q, k and v (B, H, L, D)
      */
-    private static List<Comparison> fusionSelfAttention(NDManager m, int runs, Consumer<String> log) {
-        NDArray[] merged = new NDArray[3];
-        NDArray[] narrow = new NDArray[3];
-        NDArray[] heads = new NDArray[3];
-        for (int i = 0; i < 3; i++) {
-            try (NDArray wide = m.randomNormal(new Shape(1, TOKENS, FUSION_WIDTH))) {
-                narrow[i] = FusedOps.toBfloat16(wide);
-                merged[i] = FusedOps.toFloat32(narrow[i]);  // the values of a bfloat16 projection
-            }
-            heads[i] = merged[i].reshape(1, TOKENS, FUSION_HEADS, FUSION_WIDTH / FUSION_HEADS).transpose(0, 2, 1, 3);
-        }
-        Supplier<NDArray> fp32 = () -> mergeHeads(FusedOps.attention(heads[0], heads[1], heads[2], null));
-        String operator = "fusion encoder self-attention (8 heads x 5184 tokens x 32)";
-        List<Comparison> out = new ArrayList<>();
-        out.add(compare(operator, "bf16 libtorch", runs, fp32,
-                () -> mergeHeads(FusedOps.attentionBf16(heads[0], heads[1], heads[2], null)), log));
-        if (NativeBf16Attention.serves(Precision.BF16_LINEAR, FUSION_WIDTH / FUSION_HEADS)) {
-            out.add(compare(operator, "bf16 native", runs, fp32, () -> {
-                try (NDArray attended = NativeBf16Attention.attend(narrow[0], narrow[1], narrow[2],
-                        (int) FUSION_HEADS)) {
-                    return FusedOps.toFloat32(attended);
-                }
-            }, log));
-        } else {
+    private static List<Comparison> nativeAttention(String operator, NDArray[] heads, int runs,
+            Consumer<String> log) {
+        long[] s = heads[0].getShape().getShape();
+        if (!NativeBf16Attention.serves(Precision.BF16_LINEAR, s[3])) {
             log.accept(operator + ": the native bfloat16 kernel does not run on this CPU (no AVX512-BF16)");
+            return List.of();
         }
-        return out;
+        NDArray[] narrow = new NDArray[3];
+        for (int i = 0; i < 3; i++) {
+            try (NDArray merged = mergeHeads(heads[i].duplicate())) {
+                narrow[i] = FusedOps.toBfloat16(merged);
+            }
+        }
+        return List.of(compare(operator, "bf16 native", runs,
+                () -> mergeHeads(FusedOps.attention(heads[0], heads[1], heads[2], null)), () -> {
+                    try (NDArray attended = NativeBf16Attention.attend(narrow[0], narrow[1], narrow[2],
+                            (int) s[1])) {
+                        return FusedOps.toFloat32(attended);
+                    }
+                }, log));
     }
 
+    /** (B, H, L, D) → (B, L, H·D); closes its argument. */
     private static NDArray mergeHeads(NDArray attended) {
+        long[] s = attended.getShape().getShape();
         try (attended; NDArray tokensFirst = attended.transpose(0, 2, 1, 3)) {
-            return tokensFirst.reshape(1, TOKENS, FUSION_WIDTH);
+            return tokensFirst.reshape(s[0], s[2], s[1] * s[3]);
         }
     }
 
@@ -158,8 +160,8 @@ public final class PrecisionBenchmark {
                 () -> wide.forward(map), () -> narrow.forward(map), log);
     }
 
-    private static NDArray[] qkv(NDManager m, long batch, long tokens) {
-        Shape shape = new Shape(batch, HEADS, tokens, HEAD_DIM);
+    private static NDArray[] qkv(NDManager m, long batch, long heads, long tokens, long headDim) {
+        Shape shape = new Shape(batch, heads, tokens, headDim);
         return new NDArray[] {m.randomNormal(shape), m.randomNormal(shape), m.randomNormal(shape)};
     }
 

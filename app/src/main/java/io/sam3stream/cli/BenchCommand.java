@@ -208,10 +208,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** {@code sam3 bench precision}. */
     @Command(name = "precision", mixinStandardHelpOptions = true,
-            description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention), the fusion"
-                    + " encoder's self-attention (libtorch's bfloat16 kernel and, on a CPU with AVX512-BF16, sam3's"
-                    + " native one) and the segmentation head's 3x3 convolution in float32 and in bfloat16, and the"
-                    + " ViT's linear layers"
+            description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention) and the"
+                    + " segmentation head's 3x3 convolution in float32 and in bfloat16, the ViT's attentions and the"
+                    + " fusion encoder's self-attention in sam3's native bfloat16 kernel (on a CPU with"
+                    + " AVX512-BF16), and the ViT's linear layers"
                     + " in fbgemm's dynamic int8, interleaved, with each reduced"
                     + " form's distance from float32, the CPU's flags and what SAM3_PRECISION=auto picks here."
                     + " FBGEMM_ENABLE_INSTRUCTIONS=AVX2 ONEDNN_MAX_CPU_ISA=AVX2 ATEN_CPU_CAPABILITY=avx2 hold the"

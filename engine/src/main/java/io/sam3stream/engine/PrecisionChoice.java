@@ -11,8 +11,9 @@ import io.sam3stream.model.nn.Precision;
  *
  * <p>{@code auto} takes bfloat16 only where the CPU multiplies bfloat16 natively, because elsewhere libtorch's
  * bfloat16 products run through generic kernels an order of magnitude slower than its float32 ones. Attention
- * follows the linear layers into bfloat16 only with AMX: with AVX512-BF16 alone libtorch's fused bfloat16 attention
- * is slower than its float32 one (both measured in {@code docs/PERFORMANCE.md}). {@code auto} also keeps a small
+ * follows the linear layers into libtorch's bfloat16 kernel only with AMX: with AVX512-BF16 alone that kernel is
+ * slower than its float32 one (both measured in {@code docs/PERFORMANCE.md}), and the unmasked attentions run in
+ * sam3's own bfloat16 kernel instead ({@link io.sam3stream.model.nn.NativeBf16Attention}). {@code auto} also keeps a small
  * model in float32 whatever the CPU: below {@link #MIN_BF16_VIT_WIDTH} every product is so narrow that narrowing and
  * widening its operands costs more than bfloat16 saves (the tiny test model served 92.9 requests/s in bfloat16
  * against 99.3 in float32 on an AMX CPU). An explicit {@code bf16} is obeyed on any CPU and any model, with a warning
@@ -75,7 +76,7 @@ public record PrecisionChoice(Precision precision, String reason) {
         };
     }
 
-    /** "bf16 (fp32 attention): SAM3_PRECISION=auto, the CPU has avx512_bf16 without amx_bf16". */
+    /** "bf16 (AVX512-BF16 attention): SAM3_PRECISION=auto, the CPU has avx512_bf16 without amx_bf16". */
     public String describe() {
         return precision.label() + ": " + reason;
     }

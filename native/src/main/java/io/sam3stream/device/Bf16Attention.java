@@ -12,47 +12,52 @@ import java.nio.ByteBuffer;
  * tiles, libtorch's fused bfloat16 kernel is no faster than its float32 one, while this one keeps a block of scores
  * in registers and multiplies two bfloat16 pairs per float32 lane.
  *
- * <p>Every operand is a direct buffer of raw bfloat16 values in the row-major layout (batch, tokens, heads ·
- * headDim), the layout of a linear projection's output, so no head split or merge is needed around the call.
+ * <p>Every operand is a direct buffer of raw bfloat16 values, a token's heads side by side in one row (the layout of
+ * a linear projection's output), so no head split or merge is needed around the call. The rows of q, k and v may
+ * be further apart than their width: q, k and v may be slices of one packed qkv projection.
  */
 public final class Bf16Attention {
 
     private Bf16Attention() {}
 
     /**
-     * True when the kernel can run here: the native library loads and the CPU has AVX512-BF16 (with AVX-512 F,
-     * BW and VL).
+     * True when the kernel can run here: the native library loads and holds it, and the CPU has AVX512-BF16 (with
+     * AVX-512 F, BW and VL).
      */
     public static boolean available() {
         try {
             NativeLibrary.load();
+            return cpuSupported();
         } catch (DeviceException e) {
             return false;
+        } catch (UnsatisfiedLinkError e) {
+            // a library built before this kernel existed (SAM3_NATIVE_LIB naming an older build)
+            return false;
         }
-        return cpuSupported();
     }
 
     /**
      * Attends every query to every key.
      *
-     * @param q        (batch, qTokens, heads · headDim) bfloat16
-     * @param k        (batch, kvTokens, heads · headDim) bfloat16
-     * @param v        (batch, kvTokens, heads · headDim) bfloat16
-     * @param out      (batch, qTokens, heads · headDim) bfloat16, written
-     * @param headDim  even, at most 64
-     * @param scale    factor of the scores, usually 1/√headDim
+     * @param q         (batch, qTokens) rows of heads · headDim bfloat16 values, rowStride values apart
+     * @param k         (batch, kvTokens) rows, as q
+     * @param v         (batch, kvTokens) rows, as q
+     * @param out       (batch, qTokens, heads · headDim) bfloat16, row-major, written
+     * @param headDim   even, at most 64
+     * @param rowStride values from one token's row of q, k or v to the next: at least heads · headDim
+     * @param scale     factor of the scores, usually 1/√headDim
      * @param threads  how many threads share the work (the caller's included)
      * @throws DeviceException if the kernel is not {@link #available()}, a buffer is not direct or too small, or
      *     the shape is not one the kernel takes
      */
     public static void attend(ByteBuffer q, ByteBuffer k, ByteBuffer v, ByteBuffer out, long batch, long qTokens,
-            long kvTokens, int heads, int headDim, float scale, int threads) {
+            long kvTokens, int heads, int headDim, long rowStride, float scale, int threads) {
         NativeLibrary.load();
-        run(q, k, v, out, batch, qTokens, kvTokens, heads, headDim, scale, threads);
+        run(q, k, v, out, batch, qTokens, kvTokens, heads, headDim, rowStride, scale, threads);
     }
 
     private static native boolean cpuSupported();
 
     private static native void run(ByteBuffer q, ByteBuffer k, ByteBuffer v, ByteBuffer out, long batch,
-            long qTokens, long kvTokens, int heads, int headDim, float scale, int threads);
+            long qTokens, long kvTokens, int heads, int headDim, long rowStride, float scale, int threads);
 }

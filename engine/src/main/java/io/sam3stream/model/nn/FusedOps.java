@@ -203,17 +203,31 @@ public final class FusedOps {
                 .tensor(table).integer(heads).tensor(projWeight).tensor(projBias).flag(bf16Attention));
     }
 
+    /**
+     * The first half of {@link #vitAttentionBf16} for {@link NativeBf16Attention#attendPacked}: the packed qkv
+     * projection in bfloat16 with q and k rotated by RoPE in float32 and narrowed back into their slots.
+     *
+     * @param x     (N, L, C) float32
+     * @param table (L, 1, 1, D/2) complex64 from {@link #rotaryTable}
+     * @return (N, L, 3·C) bfloat16, each token's q, k and v side by side
+     */
+    public static NDArray vitRotatedQkvBf16(NDArray x, NDArray qkvWeight, NDArray qkvBias, NDArray table,
+            int heads) {
+        return run("vit_qkv_rotated_bf16", x.getManager(), new ScriptCall().tensor(x).tensor(qkvWeight)
+                .tensor(qkvBias).tensor(table).integer(heads));
+    }
+
     /** A bfloat16 copy of a float32 array (round to nearest even). */
     public static NDArray toBfloat16(NDArray x) {
         return call("to_bfloat16", x);
     }
 
     /**
-     * An uninitialised array of {@code x}'s shape and element type, contiguous (row-major), for a native kernel to
-     * write into.
+     * An uninitialised array of {@code x}'s element type and shape but for its last axis, which is {@code width}
+     * long, contiguous (row-major), for a native kernel to write into.
      */
-    public static NDArray emptyLike(NDArray x) {
-        return call("empty_like", x);
+    public static NDArray emptyLike(NDArray x, long width) {
+        return run("empty_like", x.getManager(), new ScriptCall().tensor(x).integer(width));
     }
 
     /** A float32 copy of a bfloat16 array (exact). */

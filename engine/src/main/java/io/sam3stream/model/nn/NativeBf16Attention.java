@@ -27,6 +27,11 @@ public final class NativeBf16Attention {
         static final boolean AVAILABLE = Bf16Attention.available();
     }
 
+    /** True when the kernel runs on this CPU (AVX512-BF16) and the native library that holds it loads. */
+    public static boolean available() {
+        return Availability.AVAILABLE;
+    }
+
     /**
      * True when an unmasked attention of a module in {@code precision} with heads {@code headDim} wide runs here:
      * the precision is {@link Precision#BF16_LINEAR} (linear layers in bfloat16, attention not), the head width is
@@ -55,19 +60,50 @@ public final class NativeBf16Attention {
             throw new IllegalArgumentException("native attention needs q (B, Lq, E), k and v (B, Lk, E) with E a"
                     + " multiple of the heads: " + q.getShape() + ", " + k.getShape() + ", " + v.getShape());
         }
-        int headDim = Math.toIntExact(qs[2] / heads);
         try (NDArray qn = FusedOps.toBfloat16(q);
                 NDArray kn = FusedOps.toBfloat16(k);
                 NDArray vn = FusedOps.toBfloat16(v)) {
-            NDArray out = FusedOps.emptyLike(qn);
-            try {
-                Bf16Attention.attend(direct(qn), direct(kn), direct(vn), direct(out), qs[0], qs[1], ks[1], heads,
-                        headDim, (float) (1.0 / Math.sqrt(headDim)), JniUtils.getNumThreads());
-            } catch (RuntimeException e) {
-                out.close();
-                throw e;
-            }
+            NDArray out = FusedOps.emptyLike(qn, qs[2]);
+            run(direct(qn), direct(kn), direct(vn), out, qs[0], qs[1], ks[1], heads, qs[2]);
             return out;
+        }
+    }
+
+    /**
+     * Self-attention over a packed projection: each token's row holds its q, k and v side by side, as a ViT block's
+     * {@code qkv} layer writes them.
+     *
+     * @param qkv   (B, L, 3·heads·D) bfloat16
+     * @param heads number of heads
+     * @return (B, L, heads·D) bfloat16, heads merged
+     * @throws IllegalArgumentException if the width is not three times a multiple of the heads
+     */
+    public static NDArray attendPacked(NDArray qkv, int heads) {
+        long[] s = qkv.getShape().getShape();
+        if (s.length != 3 || s[2] % (3L * heads) != 0) {
+            throw new IllegalArgumentException("native attention needs a packed qkv (B, L, 3·E) with E a multiple of"
+                    + " the heads: " + qkv.getShape());
+        }
+        long width = s[2] / 3;
+        ByteBuffer all = direct(qkv);
+        int sliceBytes = Math.toIntExact(all.capacity() - 2 * width * Short.BYTES);
+        NDArray out = FusedOps.emptyLike(qkv, width);
+        run(all.slice(0, sliceBytes), all.slice(Math.toIntExact(width * Short.BYTES), sliceBytes),
+                all.slice(Math.toIntExact(2 * width * Short.BYTES), sliceBytes), out, s[0], s[1], s[1], heads,
+                s[2]);
+        return out;
+    }
+
+    private static void run(ByteBuffer q, ByteBuffer k, ByteBuffer v, NDArray out, long batch, long qTokens,
+            long kvTokens, int heads, long rowStride) {
+        long width = out.getShape().get(2);
+        int headDim = Math.toIntExact(width / heads);
+        try {
+            Bf16Attention.attend(q, k, v, direct(out), batch, qTokens, kvTokens, heads, headDim, rowStride,
+                    (float) (1.0 / Math.sqrt(headDim)), JniUtils.getNumThreads());
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
         }
     }
 

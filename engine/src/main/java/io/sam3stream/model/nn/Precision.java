@@ -78,9 +78,19 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
         return bf16Attention && FusedOps.oneDnnMultipliesBf16();
     }
 
-    /** "fp32", "bf16" or "bf16 (fp32 attention)": how logs, {@code /info} and the benchmarks name it. */
+    /**
+     * How logs, {@code /info} and the benchmarks name it: "fp32", "bf16", and for {@link #BF16_LINEAR} "bf16
+     * (AVX512-BF16 attention)" where {@link NativeBf16Attention} runs its unmasked attentions on this CPU, else
+     * "bf16 (fp32 attention)".
+     */
     public String label() {
-        return !bf16Linear ? "fp32" : bf16Attention ? "bf16" : "bf16 (fp32 attention)";
+        if (!bf16Linear) {
+            return "fp32";
+        }
+        if (bf16Attention) {
+            return "bf16";
+        }
+        return NativeBf16Attention.available() ? "bf16 (AVX512-BF16 attention)" : "bf16 (fp32 attention)";
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sam3stream.model.nn.ComputeOptions;
 import io.sam3stream.model.nn.GraphWeights;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Linear;
+import io.sam3stream.model.nn.NativeBf16Attention;
 import io.sam3stream.model.nn.Params;
 import io.sam3stream.model.nn.Precision;
 import io.sam3stream.model.nn.Scopes;
@@ -14,7 +15,9 @@ import io.sam3stream.model.nn.Scopes;
  * Multi-head self-attention of a ViT block (upstream {@code vitdet.Attention}): one packed {@code qkv} projection
  * whose output channels are [q | k | v], each split into heads; RoPE on q and k; softmax(q·kᵀ/√headDim)·v with no
  * mask; the output projection {@code proj}. In bfloat16 the whole attention is one TorchScript call
- * ({@link FusedOps#vitAttentionBf16}), so the 5184-token activations are narrowed and widened once each.
+ * ({@link FusedOps#vitAttentionBf16}), so the 5184-token activations are narrowed and widened once each; where
+ * {@link NativeBf16Attention} serves the precision, the attention between the two projections is that kernel's,
+ * with q and k narrowed to bfloat16 after RoPE.
  */
 public final class VitAttention {
 
@@ -55,6 +58,12 @@ public final class VitAttention {
         long tokens = s[1];
         long dim = s[2];
         Precision precision = qkv.precision();
+        if (NativeBf16Attention.serves(precision, dim / heads)) {
+            try (NDArray rotated = FusedOps.vitRotatedQkvBf16(x, qkv.weight(), qkv.bias(), rope.complexTable(), heads);
+                    NDArray attended = NativeBf16Attention.attendPacked(rotated, heads)) {
+                return proj.forwardReadOnly(attended);
+            }
+        }
         if (precision.bf16Linear()) {
             return FusedOps.vitAttentionBf16(x, qkv.weight(), qkv.bias(), rope.complexTable(), heads, proj.weight(),
                     proj.bias(), precision.bf16Attention());

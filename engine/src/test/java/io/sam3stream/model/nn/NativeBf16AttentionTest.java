@@ -86,6 +86,13 @@ class NativeBf16AttentionTest {
     }
 
     @Test
+    void theBf16LinearPrecisionIsNamedForTheAttentionItRunsHere() {
+        assertEquals(Bf16Attention.available() ? "bf16 (AVX512-BF16 attention)" : "bf16 (fp32 attention)",
+                Precision.BF16_LINEAR.label());
+        assertEquals("bf16", Precision.BF16.label());
+    }
+
+    @Test
     void mismatchedShapesAreRefusedBeforeTheKernel() {
         try (NDManager m = NDManager.newBaseManager()) {
             NDArray q = m.zeros(new Shape(1, 4, 16));
