@@ -304,6 +304,7 @@ void bf16_attention_matches_reference_where_supported(ThreadPool& pool) {
     bf16_attention_matches_reference(pool, 1, 65, 300, 2, 18, 2.0f);
     bf16_attention_matches_reference(pool, 2, 37, 257, 4, 32, 1.0f);
     bf16_attention_matches_reference(pool, 1, 130, 513, 8, 32, 3.0f);  // peaked softmax: large scores
+    bf16_attention_matches_reference(pool, 1, 30, 512, 2, 32, 4.0f);   // whole steps only: no key masked
     bf16_attention_matches_reference(pool, 1, 50, 200, 2, 64, 1.0f);
     bf16_attention_matches_reference(pool, 3, 70, 70, 2, 64, 1.0f, true);  // ViT windows: one packed qkv
     bool refused = false;
