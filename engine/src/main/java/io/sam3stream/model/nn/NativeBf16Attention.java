@@ -8,12 +8,13 @@ import java.nio.ByteBuffer;
 
 /**
  * Unmasked attention of a {@link Precision#BF16_LINEAR} module in the native library's bfloat16 kernel
- * ({@link Bf16Attention}), where the CPU has AVX512-BF16. In that precision libtorch attends in float32, because its
- * own bfloat16 attention only gains with AMX tiles; the native kernel takes the bfloat16 products of the
- * projections as they are and runs in about 0.4× libtorch's float32 time at the fusion encoder's shape (8 heads of
- * 32 over 5184 image tokens, on a Zen 4; {@code docs/PERFORMANCE.md}, "The fusion encoder's self-attention in
- * bfloat16"). Its probabilities are rounded to bfloat16 before they weight the values, as in the {@link Precision#BF16}
- * mode's attention, so a module that attends here has the numerics of that mode's attention.
+ * ({@link Bf16Attention}), where the CPU has AVX512-BF16: the ViT's attentions and the fusion encoder's
+ * self-attention of the image tokens. In that precision libtorch attends in float32, because its own bfloat16
+ * attention only gains with AMX tiles; the native kernel takes the bfloat16 products of the projections as they are
+ * and runs in about 0.53× libtorch's float32 time at each of those shapes on a Zen 4 ({@code docs/PERFORMANCE.md},
+ * "Attention in bfloat16 without AMX"). Its probabilities are rounded to bfloat16 before they weight the values, as
+ * in the {@link Precision#BF16} mode's attention, so a module that attends here has the numerics of that mode's
+ * attention.
  *
  * <p>Attentions with a mask or bias (padding, causal, box-relative) stay libtorch's: the kernel has no mask, and
  * those are short. Both forms of a module (the compiled graph and the op-by-op Java form) call this kernel alike.

@@ -12,10 +12,10 @@ import ai.djl.ndarray.NDArray;
  *
  * <p>Attention is a separate choice: libtorch's fused bfloat16 attention kernel is only faster than its float32 one
  * where the CPU multiplies bfloat16 tiles natively (AMX); with AVX512-BF16 alone it is slower (see
- * {@code docs/PERFORMANCE.md}), so {@link #BF16_LINEAR} keeps libtorch's attention in float32. The one exception is
- * an attention without mask or bias (the fusion encoder's self-attention of the image tokens, the prompt side's
- * largest cost): on a CPU with AVX512-BF16 it runs in {@link NativeBf16Attention}, sam3's own kernel, with bfloat16
- * operands and probabilities, as {@link #BF16}'s attention computes them.
+ * {@code docs/PERFORMANCE.md}), so {@link #BF16_LINEAR} keeps libtorch's attention in float32. The attentions
+ * without mask or bias (the ViT's, and the fusion encoder's self-attention of the image tokens, the prompt side's
+ * largest cost) are the exception: on a CPU with AVX512-BF16 they run in {@link NativeBf16Attention}, sam3's own
+ * kernel, with bfloat16 operands and probabilities, as {@link #BF16}'s attention computes them.
  *
  * @param bf16Linear    linear layers hold bfloat16 matrices and multiply in bfloat16
  * @param bf16Attention the attention products (q·kᵀ and the weighted sum of v) take bfloat16 operands too;
