@@ -33,6 +33,16 @@ std::vector<float> random_values(std::size_t n, unsigned seed, float scale = 1.0
     return v;
 }
 
+/** scores[j] = exp(scores[j] - max), the unnormalised softmax of a row; returns their sum. */
+double exponentiate(std::vector<double>& scores, double max) {
+    double sum = 0.0;
+    for (double& score : scores) {
+        score = std::exp(score - max);
+        sum += score;
+    }
+    return sum;
+}
+
 double gelu_reference(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 // C = A B with B given as W^T (w: n x k) or plainly (b: k x n), every epilogue, serial and threaded.
@@ -183,11 +193,7 @@ void attention_matches_reference(const CpuKernels& kernels, ThreadPool& pool) {
             s[static_cast<std::size_t>(j)] = padding[static_cast<std::size_t>(j)] ? -INFINITY : dot / std::sqrt(hd);
             max = std::max(max, s[static_cast<std::size_t>(j)]);
         }
-        double sum = 0.0;
-        for (double& v : s) {
-            v = std::exp(v - max);
-            sum += v;
-        }
+        const double sum = exponentiate(s, max);
         for (int d = 0; d < hd; ++d) {
             double ref = 0.0;
             for (int64_t j = 0; j < lk; ++j) {
@@ -270,11 +276,7 @@ void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q
                     weights[static_cast<std::size_t>(j)] = dot * scale;
                     top = std::max(top, dot * scale);
                 }
-                double sum = 0.0;
-                for (double& w : weights) {
-                    w = std::exp(w - top);
-                    sum += w;
-                }
+                const double sum = exponentiate(weights, top);
                 for (int d = 0; d < head_dim; ++d) {
                     double ref = 0.0;
                     for (int64_t j = 0; j < kv_tokens; ++j) {
