@@ -40,9 +40,10 @@ public final class TransformerEncoderFusion implements FusionEncoder {
     private final int heads;
     /** The same parameters for {@link PromptGraphs#fusionEncoder}, in every precision. */
     private final GraphWeights graph;
-    /** Whether the layers attend with bfloat16 operands ({@link Precision#bf16Attention}), for the graph. */
-    private final boolean bf16Attention;
-    /** The parameters' precision, which decides whether the self-attention runs in {@link NativeBf16Attention}. */
+    /**
+     * The parameters' precision: the graph's attention format ({@link Precision#bf16Attention}), and whether the
+     * self-attention runs in {@link NativeBf16Attention}.
+     */
     private final Precision precision;
 
     private TransformerEncoderFusion(List<TransformerEncoderLayer> layers, int heads, Params encoder) {
@@ -53,7 +54,6 @@ public final class TransformerEncoderFusion implements FusionEncoder {
             layers.get(i).addTo(graph, "layers." + i);
         }
         this.graph = graph.build(encoder.manager());
-        this.bf16Attention = encoder.precision().bf16Attention();
         this.precision = encoder.precision();
     }
 
@@ -93,9 +93,9 @@ public final class TransformerEncoderFusion implements FusionEncoder {
             x = encodeWithNativeSelfAttention(image, memo, prompt, promptMask);
         } else if (ComputeOptions.current().moduleGraphs()) {
             NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph", () -> PromptGraphs.fusionFirstSelfAttention(
-                    image.tokens(), image.pos(), graph, heads, bf16Attention));
+                    image.tokens(), image.pos(), graph, heads, precision.bf16Attention()));
             x = PromptGraphs.fusionEncoder(first, image.pos(), prompt, promptMask, graph, layers.size(), heads,
-                    bf16Attention);
+                    precision.bf16Attention());
         } else {
             NDArray first = memo.get(FIRST_SELF_ATTENTION + ".ops",
                     () -> layers.get(0).selfAttention(image.tokens(), image.pos(), null));
