@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -130,15 +129,14 @@ void* direct_address(JNIEnv* env, const char* what, jobject buffer, int64_t byte
 }
 
 /**
- * Runs the bfloat16 attention kernel on a pool of the given size. Pools are made once per size and kept; one call
- * at a time, since a pool runs one loop at a time.
+ * Runs the bfloat16 attention kernel on a pool of the given size. Each calling thread keeps its own pools, one per
+ * size, made at first use: a pool runs one loop at a time, and engines that attend on several threads of one
+ * process (labelling workers, say) must not wait for each other. A pool of one thread has no workers.
  */
 void bf16_attention_on(int threads, const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
                        const sam3n::host::Bf16AttentionShape& shape, float scale) {
-    static std::mutex mutex;
-    static std::map<int, std::unique_ptr<sam3n::host::ThreadPool>> pools;
+    thread_local std::map<int, std::unique_ptr<sam3n::host::ThreadPool>> pools;
     sam3n::require_argument(threads >= 1 && threads <= 1024, "bfloat16 attention: threads must be 1 to 1024");
-    std::lock_guard<std::mutex> lock(mutex);
     std::unique_ptr<sam3n::host::ThreadPool>& pool = pools[threads];
     if (!pool) {
         pool = std::make_unique<sam3n::host::ThreadPool>(threads);

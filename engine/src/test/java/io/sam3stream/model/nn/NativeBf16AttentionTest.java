@@ -1,5 +1,6 @@
 package io.sam3stream.model.nn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,12 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import io.sam3stream.device.Bf16Attention;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,6 +81,36 @@ class NativeBf16AttentionTest {
         assumeKernel();
         matchesFloat32Attention(1, 70, 129, 4, 8, 3f);
         matchesFloat32Attention(3, 5, 1, 2, 18, 1f);
+    }
+
+    @Test
+    void callersOnSeveralThreadsGetWhatOneCallerGets() throws Exception {
+        assumeKernel();
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray q = bf16Values(m, new Shape(1, 200, 64), 1f);
+            NDArray k = bf16Values(m, new Shape(1, 200, 64), 1f);
+            NDArray v = bf16Values(m, new Shape(1, 200, 64), 1f);
+            float[] alone;
+            try (NDArray narrow = NativeBf16Attention.attend(q, k, v, 2)) {
+                alone = FusedOps.toFloat32(narrow).toFloatArray();
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<float[]>> results = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    results.add(pool.submit(() -> {
+                        try (NDArray narrow = NativeBf16Attention.attend(q, k, v, 2)) {
+                            return FusedOps.toFloat32(narrow).toFloatArray();
+                        }
+                    }));
+                }
+                for (Future<float[]> result : results) {
+                    assertArrayEquals(alone, result.get(60, TimeUnit.SECONDS));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 
     @Test
