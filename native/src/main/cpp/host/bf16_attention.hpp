@@ -1,10 +1,12 @@
-// Scaled dot-product attention with bfloat16 operands on AVX512-BF16, for the long self-attentions of the CPU
-// engine (5184 image tokens attending to each other in each fusion encoder layer).
+// Scaled dot-product attention with bfloat16 operands on AVX512-BF16, for the unmasked attentions of the CPU
+// engine: the ViT's (global over 5184 tokens, windowed over 576) and the fusion encoder's self-attention of the
+// 5184 image tokens.
 //
 // Why a kernel of our own: libtorch's fused attention only gains from bfloat16 where the CPU multiplies bfloat16
 // tiles (AMX); with AVX512-BF16 alone its bfloat16 form is no faster than float32. This kernel keeps one block of
 // queries' scores in registers, takes the dot products with vdpbf16ps (two bfloat16 products per float32 lane), and
-// keeps the packed keys and values of one head (a few hundred KB) in the core's L2 cache.
+// packs the keys and values of one head once (0.66 MB at 5184 tokens of 32, 1.3 MB of 64) for every block of
+// queries to read.
 #pragma once
 
 #include <cstdint>

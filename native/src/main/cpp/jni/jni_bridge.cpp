@@ -92,20 +92,32 @@ void guarded_void(JNIEnv* env, Body&& body) noexcept {
 
 sam3n_handle to_handle(jlong handle) { return static_cast<sam3n_handle>(handle); }
 
-/** A direct buffer (as a whole) plus dtype and shape as the C API's tensor view. */
-sam3n_tensor tensor(JNIEnv* env, const char* what, jobject buffer, jint dtype, jlongArray shape) {
-    sam3n::require_argument(buffer != nullptr && shape != nullptr, std::string(what) + ": buffer and shape are required");
+/** The memory of a direct buffer, which the native side reads and writes in place. */
+struct DirectBuffer {
+    void* address;
+    jlong capacity;
+};
+
+DirectBuffer direct_buffer(JNIEnv* env, const char* what, jobject buffer) {
+    sam3n::require_argument(buffer != nullptr, std::string(what) + ": buffer is required");
     void* address = env->GetDirectBufferAddress(buffer);
     const jlong capacity = env->GetDirectBufferCapacity(buffer);
     check_java(env);
     sam3n::require_argument(address != nullptr && capacity >= 0,
                             std::string(what) + ": not a direct ByteBuffer (the native side reads memory in place)");
+    return {address, capacity};
+}
+
+/** A direct buffer (as a whole) plus dtype and shape as the C API's tensor view. */
+sam3n_tensor tensor(JNIEnv* env, const char* what, jobject buffer, jint dtype, jlongArray shape) {
+    sam3n::require_argument(buffer != nullptr && shape != nullptr, std::string(what) + ": buffer and shape are required");
+    const DirectBuffer memory = direct_buffer(env, what, buffer);
     const jsize rank = env->GetArrayLength(shape);
     sam3n::require_argument(rank <= SAM3N_MAX_RANK, std::string(what) + ": rank " + std::to_string(rank) +
                                                         " exceeds " + std::to_string(SAM3N_MAX_RANK));
     sam3n_tensor t{};
-    t.data = address;
-    t.bytes = static_cast<uint64_t>(capacity);
+    t.data = memory.address;
+    t.bytes = static_cast<uint64_t>(memory.capacity);
     t.dtype = static_cast<sam3n_dtype>(dtype);
     t.rank = static_cast<int32_t>(rank);
     std::vector<jlong> dims(static_cast<std::size_t>(rank));
@@ -117,15 +129,10 @@ sam3n_tensor tensor(JNIEnv* env, const char* what, jobject buffer, jint dtype, j
 
 /** The address of a direct buffer that holds at least `bytes` bytes. */
 void* direct_address(JNIEnv* env, const char* what, jobject buffer, int64_t bytes) {
-    sam3n::require_argument(buffer != nullptr, std::string(what) + ": buffer is required");
-    void* address = env->GetDirectBufferAddress(buffer);
-    const jlong capacity = env->GetDirectBufferCapacity(buffer);
-    check_java(env);
-    sam3n::require_argument(address != nullptr && capacity >= 0,
-                            std::string(what) + ": not a direct ByteBuffer (the native side reads memory in place)");
-    sam3n::require_argument(capacity >= bytes, std::string(what) + ": " + std::to_string(capacity) +
-                                                   " bytes, the shape needs " + std::to_string(bytes));
-    return address;
+    const DirectBuffer memory = direct_buffer(env, what, buffer);
+    sam3n::require_argument(memory.capacity >= bytes, std::string(what) + ": " + std::to_string(memory.capacity) +
+                                                          " bytes, the shape needs " + std::to_string(bytes));
+    return memory.address;
 }
 
 /**

@@ -18,6 +18,9 @@ import java.nio.ByteBuffer;
  */
 public final class Bf16Attention {
 
+    /** The widest head the kernel takes (its accumulators must stay in registers); heads must also be even. */
+    public static final int MAX_HEAD_DIM = 64;
+
     private Bf16Attention() {}
 
     /**
@@ -43,7 +46,7 @@ public final class Bf16Attention {
      * @param k         (batch, kvTokens) rows, as q
      * @param v         (batch, kvTokens) rows, as q
      * @param out       (batch, qTokens, heads · headDim) bfloat16, row-major, written
-     * @param headDim   even, at most 64
+     * @param headDim   even, at most {@link #MAX_HEAD_DIM}
      * @param rowStride values from one token's row of q, k or v to the next: at least heads · headDim
      * @param scale     factor of the scores, usually 1/√headDim
      * @param threads  how many threads share the work (the caller's included)

@@ -40,7 +40,7 @@ public final class NativeBf16Attention {
      */
     public static boolean serves(Precision precision, long headDim) {
         return precision.bf16Linear() && !precision.bf16Attention() && headDim > 0 && headDim % 2 == 0
-                && headDim <= 64 && Availability.AVAILABLE;
+                && headDim <= Bf16Attention.MAX_HEAD_DIM && Availability.AVAILABLE;
     }
 
     /**

@@ -11,6 +11,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import io.sam3stream.device.Bf16Attention;
+import io.sam3stream.device.DeviceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -127,6 +128,18 @@ class NativeBf16AttentionTest {
         assertEquals(Bf16Attention.available() ? "bf16 (AVX512-BF16 attention)" : "bf16 (fp32 attention)",
                 Precision.BF16_LINEAR.label());
         assertEquals("bf16", Precision.BF16.label());
+    }
+
+    @Test
+    void theKernelRefusesHeadsWiderThanTheLimitTheBindingNames() {
+        assumeKernel();
+        try (NDManager m = NDManager.newBaseManager()) {
+            int tooWide = Bf16Attention.MAX_HEAD_DIM + 2;
+            NDArray x = bf16Values(m, new Shape(1, 4, tooWide), 1f);
+            assertThrows(DeviceException.class, () -> NativeBf16Attention.attend(x, x, x, 1));
+            NDArray widest = bf16Values(m, new Shape(1, 4, Bf16Attention.MAX_HEAD_DIM), 1f);
+            NativeBf16Attention.attend(widest, widest, widest, 1).close();
+        }
     }
 
     @Test
