@@ -222,8 +222,8 @@ float from_bf16(uint16_t b) {
 // The bfloat16 kernel against exact attention (double) of the same bfloat16 inputs. Its two roundings, of the
 // probabilities and of the output, each move an output by at most 2^-9 of the largest |v| of its head; the float32
 // scores, exp and sums add far less. So the bound is 2^-8 of max |v|.
-void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q_tokens, int64_t kv_tokens,
-                                      int heads, int head_dim, float spread, bool packed = false) {
+void bf16_attention_matches_reference(ThreadPool& pool, Bf16AttentionBody body, int64_t batch, int64_t q_tokens,
+                                      int64_t kv_tokens, int heads, int head_dim, float spread, bool packed = false) {
     const int64_t ld = static_cast<int64_t>(heads) * head_dim;
     auto narrow = [](const std::vector<float>& values) {
         std::vector<uint16_t> out(values.size());
@@ -248,10 +248,10 @@ void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q
             }
         }
         bf16_attention(qkv.data(), qkv.data() + ld, qkv.data() + 2 * ld, out.data(),
-                       {batch, q_tokens, kv_tokens, heads, head_dim, 3 * ld}, scale, pool);
+                       {batch, q_tokens, kv_tokens, heads, head_dim, 3 * ld}, scale, pool, body);
     } else {
         bf16_attention(q.data(), k.data(), v.data(), out.data(), {batch, q_tokens, kv_tokens, heads, head_dim, ld},
-                       scale, pool);
+                       scale, pool, body);
     }
     double worst = 0.0;
     std::vector<double> weights(static_cast<std::size_t>(kv_tokens));
@@ -292,7 +292,9 @@ void bf16_attention_matches_reference(ThreadPool& pool, int64_t batch, int64_t q
             }
         }
     }
-    const std::string text = "bf16 attention batch=" + std::to_string(batch) + " q=" + std::to_string(q_tokens) +
+    const std::string text = std::string(body == Bf16AttentionBody::kTiles ? "bf16 attention (tiles)"
+                                                                           : "bf16 attention (vectors)") +
+                             " batch=" + std::to_string(batch) + " q=" + std::to_string(q_tokens) +
                              " kv=" + std::to_string(kv_tokens) + " heads=" + std::to_string(heads) +
                              " head_dim=" + std::to_string(head_dim) + " spread=" + std::to_string(spread) +
                              (packed ? " packed" : "");
@@ -304,22 +306,31 @@ void bf16_attention_matches_reference_where_supported(ThreadPool& pool) {
         std::printf("SKIPPED: bfloat16 attention kernel checks: this CPU has no AVX512-BF16\n");
         return;
     }
-    bf16_attention_matches_reference(pool, 1, 1, 1, 1, 2, 1.0f);
-    bf16_attention_matches_reference(pool, 2, 7, 7, 3, 8, 1.0f);
-    bf16_attention_matches_reference(pool, 1, 65, 300, 2, 18, 2.0f);
-    bf16_attention_matches_reference(pool, 2, 37, 257, 4, 32, 1.0f);
-    bf16_attention_matches_reference(pool, 1, 130, 513, 8, 32, 3.0f);  // peaked softmax: large scores
-    bf16_attention_matches_reference(pool, 1, 30, 512, 2, 32, 4.0f);   // whole steps only: no key masked
-    bf16_attention_matches_reference(pool, 1, 50, 200, 2, 64, 1.0f);
-    bf16_attention_matches_reference(pool, 3, 70, 70, 2, 64, 1.0f, true);  // ViT windows: one packed qkv
-    bool refused = false;
-    try {
-        uint16_t one = 0;
-        bf16_attention(&one, &one, &one, &one, {1, 1, 1, 1, 66, 66}, 1.0f, pool);
-    } catch (const std::exception&) {
-        refused = true;
+    std::vector<Bf16AttentionBody> bodies{Bf16AttentionBody::kVectors};
+    if (bf16_attention_runs(Bf16AttentionBody::kTiles)) {
+        bodies.push_back(Bf16AttentionBody::kTiles);
+    } else {
+        std::printf("SKIPPED: bfloat16 attention kernel checks on tiles: this CPU or OS has no AMX-BF16\n");
     }
-    check(refused, "bf16 attention refuses a head wider than it takes");
+    for (const Bf16AttentionBody body : bodies) {
+        bf16_attention_matches_reference(pool, body, 1, 1, 1, 1, 2, 1.0f);
+        bf16_attention_matches_reference(pool, body, 2, 7, 7, 3, 8, 1.0f);
+        bf16_attention_matches_reference(pool, body, 1, 65, 300, 2, 18, 2.0f);
+        bf16_attention_matches_reference(pool, body, 2, 37, 257, 4, 32, 1.0f);
+        bf16_attention_matches_reference(pool, body, 1, 130, 513, 8, 32, 3.0f);  // peaked softmax: large scores
+        bf16_attention_matches_reference(pool, body, 1, 30, 512, 2, 32, 4.0f);   // whole steps only: no key masked
+        bf16_attention_matches_reference(pool, body, 1, 50, 200, 2, 64, 1.0f);
+        bf16_attention_matches_reference(pool, body, 1, 33, 224, 2, 40, 1.0f);   // last step a whole probability tile
+        bf16_attention_matches_reference(pool, body, 3, 70, 70, 2, 64, 1.0f, true);  // ViT windows: one packed qkv
+        bool refused = false;
+        try {
+            uint16_t one = 0;
+            bf16_attention(&one, &one, &one, &one, {1, 1, 1, 1, 66, 66}, 1.0f, pool, body);
+        } catch (const std::exception&) {
+            refused = true;
+        }
+        check(refused, "bf16 attention refuses a head wider than it takes");
+    }
 }
 
 void thread_pool_runs_every_index_once_and_rethrows() {

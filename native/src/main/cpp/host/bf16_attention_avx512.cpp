@@ -8,12 +8,14 @@
 #include <limits>
 #include <vector>
 
-#include "aligned_buffer.hpp"
-#include "bf16_attention.hpp"
+#include "bf16_attention_bodies.hpp"
+#include "bf16_attention_vector_math.hpp"
 
 namespace sam3n::host {
 
 namespace {
+
+using namespace bf16_attention_math;
 
 // A register block: 4 queries against 64 keys (4 vectors of 16 scores each), 16 accumulators, plus each query's
 // output (head_dim / 16 vectors). More keys per block would spill the scores out of the 32 vector registers.
@@ -23,8 +25,6 @@ constexpr int kBlockKeys = 16 * kGroups;
 // Keys per softmax step: the scores of kRows queries against them are 4 KB of float32.
 constexpr int kStepKeys = 4 * kBlockKeys;
 
-using Bf16Buffer = std::vector<uint16_t, CacheLineAllocator<uint16_t>>;
-
 /** One thread's packed keys and values of the head it works on, and one block's probabilities. */
 struct Scratch {
     Bf16Buffer keys;
@@ -32,32 +32,6 @@ struct Scratch {
     alignas(64) float scores[kRows][kStepKeys];
     alignas(64) uint16_t probabilities[kRows][kStepKeys];
 };
-
-/**
- * 2^x for x ≤ 0 (a value a hair above 0 from rounding is fine): x = n + f with n an integer and |f| ≤ 1/2,
- * 2^f by its Taylor series to degree 5 (relative error below 3e-6 on that range, far under bfloat16's 4e-3), then
- * scaled by 2^n, which flushes to 0 below the smallest float. x = -inf (a key past the end) gives NaN: callers mask
- * those lanes.
- */
-inline __m512 exp2_of_nonpositive(__m512 x) {
-    const __m512 n = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512 f = _mm512_sub_ps(x, n);
-    __m512 p = _mm512_set1_ps(1.3333558146428443e-3f);  // ln2^5 / 5!
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(9.6181291076284772e-3f));  // ln2^4 / 4!
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.5504108664821580e-2f));  // ln2^3 / 3!
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.4022650695910071e-1f));  // ln2^2 / 2!
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.9314718055994531e-1f));  // ln2
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
-    return _mm512_scalef_ps(p, n);
-}
-
-inline __m512bh as_bf16(__m512i bits) { return reinterpret_cast<__m512bh>(bits); }
-
-inline uint32_t load_pair(const uint16_t* p) {
-    uint32_t pair;
-    std::memcpy(&pair, p, sizeof pair);
-    return pair;
-}
 
 /**
  * Keys of one head as vdpbf16ps takes them: per block of 64 keys, per pair of dimensions (2d, 2d+1), 4 vectors
@@ -95,12 +69,6 @@ void pack_values(const uint16_t* v, int64_t ldv, int64_t tokens, int head_dim, i
             pair[2 * d] = row[d];
         }
     }
-}
-
-/** The 16-lane groups of a block whose keys exist: all 16 but past the last key. */
-inline __mmask16 live_lanes(int64_t first_key, int64_t kv_tokens) {
-    const int64_t n = std::clamp<int64_t>(kv_tokens - first_key, 0, 16);
-    return static_cast<__mmask16>((1u << n) - 1u);
 }
 
 /**
@@ -258,20 +226,11 @@ void bf16_attention_avx512(const uint16_t* q, const uint16_t* k, const uint16_t*
     const int vectors = (head_dim + 15) / 16;
     const int64_t ld = shape.row_stride;
     const int64_t ldo = static_cast<int64_t>(shape.heads) * head_dim;
-    const int64_t heads = shape.batch * shape.heads;
-    // Every thread packs the keys and values of the head it works on, so split a head's queries only when there
-    // are fewer than two heads per thread.
-    const int64_t per_head = std::max<int64_t>(1, (2 * pool.size() + heads - 1) / heads);
-    const int64_t chunk = std::max<int64_t>(kRows, (shape.q_tokens + per_head - 1) / per_head);
-    const int64_t chunks = (shape.q_tokens + chunk - 1) / chunk;
-    const float scale_log2 = scale * 1.4426950408889634f;  // exp(x) = 2^(x log2 e)
-    pool.parallel_for(heads * chunks, [&](int64_t task) {
+    const Bf16AttentionTasks tasks(shape, pool.size(), kRows);
+    const float scale_log2 = scale * kLog2E;
+    pool.parallel_for(tasks.count(), [&](int64_t index) {
         thread_local Scratch scratch;
-        const int64_t head = task / chunks;
-        const int64_t b = head / shape.heads;
-        const int64_t h = head % shape.heads;
-        const int64_t first = (task % chunks) * chunk;
-        const int64_t end = std::min(shape.q_tokens, first + chunk);
+        const auto [b, h, first, end] = tasks[index];
         pack_keys(k + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, scratch.keys);
         pack_values(v + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, vectors,
                     scratch.values);

@@ -141,14 +141,20 @@ void* direct_address(JNIEnv* env, const char* what, jobject buffer, int64_t byte
  * process (labelling workers, say) must not wait for each other. A pool of one thread has no workers.
  */
 void bf16_attention_on(int threads, const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
-                       const sam3n::host::Bf16AttentionShape& shape, float scale) {
+                       const sam3n::host::Bf16AttentionShape& shape, float scale, sam3n::host::Bf16AttentionBody body) {
     thread_local std::map<int, std::unique_ptr<sam3n::host::ThreadPool>> pools;
     sam3n::require_argument(threads >= 1 && threads <= 1024, "bfloat16 attention: threads must be 1 to 1024");
     std::unique_ptr<sam3n::host::ThreadPool>& pool = pools[threads];
     if (!pool) {
         pool = std::make_unique<sam3n::host::ThreadPool>(threads);
     }
-    sam3n::host::bf16_attention(q, k, v, out, shape, scale, *pool);
+    sam3n::host::bf16_attention(q, k, v, out, shape, scale, *pool, body);
+}
+
+/** The body a Java Bf16Attention.Body ordinal names: 0 vectors, 1 tiles. */
+sam3n::host::Bf16AttentionBody bf16_attention_body(jint ordinal) {
+    sam3n::require_argument(ordinal == 0 || ordinal == 1, "bfloat16 attention: body must be 0 (vectors) or 1 (tiles)");
+    return ordinal == 0 ? sam3n::host::Bf16AttentionBody::kVectors : sam3n::host::Bf16AttentionBody::kTiles;
 }
 
 /** Holds a Java string's modified-UTF-8 characters for the duration of a call. */
@@ -337,15 +343,19 @@ JNIEXPORT void JNICALL Java_io_sam3stream_device_NativeApi_close(JNIEnv* env, jc
     guarded_void(env, [&] { check(sam3n_close(to_handle(handle))); });
 }
 
-JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_Bf16Attention_cpuSupported(JNIEnv*, jclass) {
-    return sam3n::host::bf16_attention_available() ? JNI_TRUE : JNI_FALSE;
+JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_Bf16Attention_runsBody(JNIEnv* env, jclass, jint body) {
+    jboolean runs = JNI_FALSE;
+    guarded_void(env, [&] {
+        runs = sam3n::host::bf16_attention_runs(bf16_attention_body(body)) ? JNI_TRUE : JNI_FALSE;
+    });
+    return runs;
 }
 
 JNIEXPORT void JNICALL Java_io_sam3stream_device_Bf16Attention_run(JNIEnv* env, jclass, jobject q, jobject k,
                                                                     jobject v, jobject out, jlong batch,
                                                                     jlong q_tokens, jlong kv_tokens, jint heads,
                                                                     jint head_dim, jlong row_stride, jfloat scale,
-                                                                    jint threads) {
+                                                                    jint threads, jint body) {
     guarded_void(env, [&] {
         sam3n::require_argument(batch > 0 && q_tokens > 0 && kv_tokens > 0 && heads > 0 && head_dim > 0 &&
                                     batch <= (int64_t{1} << 20) && q_tokens <= (int64_t{1} << 24) &&
@@ -361,7 +371,7 @@ JNIEXPORT void JNICALL Java_io_sam3stream_device_Bf16Attention_run(JNIEnv* env, 
         const auto* ka = static_cast<const uint16_t*>(direct_address(env, "k", k, input_bytes(kv_tokens)));
         const auto* va = static_cast<const uint16_t*>(direct_address(env, "v", v, input_bytes(kv_tokens)));
         auto* oa = static_cast<uint16_t*>(direct_address(env, "out", out, batch * q_tokens * width * 2));
-        bf16_attention_on(threads, qa, ka, va, oa, shape, scale);
+        bf16_attention_on(threads, qa, ka, va, oa, shape, scale, bf16_attention_body(body));
     });
 }
 

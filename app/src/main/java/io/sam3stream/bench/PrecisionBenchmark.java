@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
+import io.sam3stream.device.Bf16Attention;
 import io.sam3stream.model.nn.Conv2d;
 import io.sam3stream.model.nn.FusedOps;
 import io.sam3stream.model.nn.Int8Linear;
@@ -97,8 +98,12 @@ public final class PrecisionBenchmark {
                     () -> FusedOps.attentionBf16(windows[0], windows[1], windows[2], null), log));
             out.addAll(nativeAttention(windowedAttention, windows, runs, log));
             // the fusion encoder's self-attention of the image tokens, 8 heads of 32
-            out.addAll(nativeAttention("fusion encoder self-attention (8 heads x 5184 tokens x 32)",
-                    qkv(m, 1, FUSION_HEADS, TOKENS, FUSION_HEAD_DIM), runs, log));
+            String fusionAttention = "fusion encoder self-attention (8 heads x 5184 tokens x 32)";
+            NDArray[] fusion = qkv(m, 1, FUSION_HEADS, TOKENS, FUSION_HEAD_DIM);
+            out.add(compare(fusionAttention, "bf16", runs,
+                    () -> FusedOps.attention(fusion[0], fusion[1], fusion[2], null),
+                    () -> FusedOps.attentionBf16(fusion[0], fusion[1], fusion[2], null), log));
+            out.addAll(nativeAttention(fusionAttention, fusion, runs, log));
             out.add(pixelDecoderConvolution(m, runs, log));
             try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
@@ -115,8 +120,9 @@ public final class PrecisionBenchmark {
 
     /**
      * An attention in float32 (libtorch's kernel, as {@code fp32} runs it) against sam3's native bfloat16 kernel
-     * ({@link NativeBf16Attention}, as {@code bf16 (fp32 attention)} runs it on a CPU with AVX512-BF16), both from
-     * the inputs to the heads-merged output the output projection takes; nothing where the kernel does not run.
+     * ({@link NativeBf16Attention}), once per body of it that runs here (vectors with AVX512-BF16, tiles with AMX),
+     * both from the inputs to the heads-merged output the output projection takes; nothing where the kernel does not
+     * run.
      *
      * @param heads q, k and v (B, H, L, D)
      */
@@ -133,13 +139,20 @@ public final class PrecisionBenchmark {
                 narrow[i] = FusedOps.toBfloat16(merged);
             }
         }
-        return List.of(compare(operator, "bf16 native", runs,
-                () -> mergeHeads(FusedOps.attention(heads[0], heads[1], heads[2], null)), () -> {
-                    try (NDArray attended = NativeBf16Attention.attend(narrow[0], narrow[1], narrow[2],
-                            (int) s[1])) {
-                        return FusedOps.toFloat32(attended);
-                    }
-                }, log));
+        List<Comparison> out = new ArrayList<>();
+        for (Bf16Attention.Body body : Bf16Attention.Body.values()) {
+            if (!Bf16Attention.runs(body)) {
+                continue;
+            }
+            out.add(compare(operator, "bf16 native " + body.name().toLowerCase(Locale.ROOT), runs,
+                    () -> mergeHeads(FusedOps.attention(heads[0], heads[1], heads[2], null)), () -> {
+                        try (NDArray attended = NativeBf16Attention.attend(narrow[0], narrow[1], narrow[2],
+                                (int) s[1], body)) {
+                            return FusedOps.toFloat32(attended);
+                        }
+                    }, log));
+        }
+        return out;
     }
 
     /** (B, H, L, D) → (B, L, H·D); closes its argument. */

@@ -8,9 +8,10 @@ import java.nio.ByteBuffer;
  * accumulation, and the probabilities rounded to bfloat16 before they weight v (as a bfloat16 matrix product of
  * them would). No mask: every key is attended.
  *
- * <p>The CPU engine uses it where libtorch has no fast bfloat16 attention: on CPUs with AVX512-BF16 but without AMX
- * tiles, libtorch's fused bfloat16 kernel is no faster than its float32 one, while this one keeps a block of scores
- * in registers and multiplies two bfloat16 pairs per float32 lane.
+ * <p>The kernel has two bodies that compute the same function ({@link Body}): on AMX tiles where the CPU has them,
+ * and on AVX512-BF16 vectors elsewhere. The CPU engine uses it where libtorch's bfloat16 attention is slow: with
+ * AVX512-BF16 alone, libtorch's fused bfloat16 kernel is no faster than its float32 one, and with AMX it spends most
+ * of its time in a softmax at AVX2 width, which the tile body runs at AVX-512 width on a block kept in L1.
  *
  * <p>Every operand is a direct buffer of raw bfloat16 values, a token's heads side by side in one row (the layout of
  * a linear projection's output), so no head split or merge is needed around the call. The rows of q, k and v may
@@ -23,14 +24,30 @@ public final class Bf16Attention {
 
     private Bf16Attention() {}
 
+    /** The instructions that compute the kernel's two products. */
+    public enum Body {
+        /** AVX512-BF16: two bfloat16 products per float32 lane, a block of scores in vector registers. */
+        VECTORS,
+        /** AMX: bfloat16 tile products, the softmax between them on AVX-512 vectors. */
+        TILES
+    }
+
     /**
      * True when the kernel can run here: the native library loads and holds it, and the CPU has AVX512-BF16 (with
      * AVX-512 F, BW and VL).
      */
     public static boolean available() {
+        return runs(Body.VECTORS);
+    }
+
+    /**
+     * True when the given body runs here: {@link Body#VECTORS} as {@link #available()}; {@link Body#TILES} also
+     * needs AMX-BF16 and the operating system's leave to use the tile registers.
+     */
+    public static boolean runs(Body body) {
         try {
             NativeLibrary.load();
-            return cpuSupported();
+            return runsBody(body.ordinal());
         } catch (DeviceException e) {
             return false;
         } catch (UnsatisfiedLinkError e) {
@@ -39,8 +56,13 @@ public final class Bf16Attention {
         }
     }
 
+    /** The body {@link #attend} takes: tiles where they run, else vectors (meaningful where {@link #available()}). */
+    public static Body best() {
+        return runs(Body.TILES) ? Body.TILES : Body.VECTORS;
+    }
+
     /**
-     * Attends every query to every key.
+     * Attends every query to every key, with the {@link #best()} body.
      *
      * @param q         (batch, qTokens) rows of heads · headDim bfloat16 values, rowStride values apart
      * @param k         (batch, kvTokens) rows, as q
@@ -55,12 +77,23 @@ public final class Bf16Attention {
      */
     public static void attend(ByteBuffer q, ByteBuffer k, ByteBuffer v, ByteBuffer out, long batch, long qTokens,
             long kvTokens, int heads, int headDim, long rowStride, float scale, int threads) {
-        NativeLibrary.load();
-        run(q, k, v, out, batch, qTokens, kvTokens, heads, headDim, rowStride, scale, threads);
+        attend(q, k, v, out, batch, qTokens, kvTokens, heads, headDim, rowStride, scale, threads, best());
     }
 
-    private static native boolean cpuSupported();
+    /**
+     * {@link #attend(ByteBuffer, ByteBuffer, ByteBuffer, ByteBuffer, long, long, long, int, int, long, float, int)}
+     * with the given body, for comparing the two.
+     *
+     * @throws DeviceException also if the body does not {@link #runs(Body) run} here
+     */
+    public static void attend(ByteBuffer q, ByteBuffer k, ByteBuffer v, ByteBuffer out, long batch, long qTokens,
+            long kvTokens, int heads, int headDim, long rowStride, float scale, int threads, Body body) {
+        NativeLibrary.load();
+        run(q, k, v, out, batch, qTokens, kvTokens, heads, headDim, rowStride, scale, threads, body.ordinal());
+    }
+
+    private static native boolean runsBody(int body);
 
     private static native void run(ByteBuffer q, ByteBuffer k, ByteBuffer v, ByteBuffer out, long batch,
-            long qTokens, long kvTokens, int heads, int headDim, long rowStride, float scale, int threads);
+            long qTokens, long kvTokens, int heads, int headDim, long rowStride, float scale, int threads, int body);
 }

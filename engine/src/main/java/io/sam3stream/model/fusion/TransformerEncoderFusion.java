@@ -124,13 +124,13 @@ public final class TransformerEncoderFusion implements FusionEncoder {
         NDArray first = memo.get(FIRST_SELF_ATTENTION + ".graph",
                 () -> nativeSelfAttention(image.tokens(), image.pos(), "layers.0"));
         NDArray x = PromptGraphs.fusionCrossAttentionAndFeedForward(first, prompt, promptMask, graph, "layers.0",
-                heads);
+                heads, precision.bf16Attention());
         for (int i = 1; i < layers.size(); i++) {
             String layer = "layers." + i;
             NDArray next;
             try (NDArray afterSelf = nativeSelfAttention(x, image.pos(), layer)) {
                 next = PromptGraphs.fusionCrossAttentionAndFeedForward(afterSelf, prompt, promptMask, graph, layer,
-                        heads);
+                        heads, precision.bf16Attention());
             }
             x.close();
             x = next;

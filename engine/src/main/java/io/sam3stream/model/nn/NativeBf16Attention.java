@@ -7,25 +7,32 @@ import io.sam3stream.device.Bf16Attention;
 import java.nio.ByteBuffer;
 
 /**
- * Unmasked attention of a {@link Precision#BF16_LINEAR} module in the native library's bfloat16 kernel
- * ({@link Bf16Attention}), where the CPU has AVX512-BF16: the ViT's attentions and the fusion encoder's
- * self-attention of the image tokens. In that precision libtorch attends in float32, because its own bfloat16
- * attention only gains with AMX tiles; the native kernel takes the bfloat16 products of the projections as they are
- * and runs in about 0.53× libtorch's float32 time at each of those shapes on a Zen 4 ({@code docs/PERFORMANCE.md},
- * "Attention in bfloat16 without AMX"). Its probabilities are rounded to bfloat16 before they weight the values, as
- * in the {@link Precision#BF16} mode's attention, so a module that attends here has the numerics of that mode's
- * attention.
+ * Unmasked attention of a bfloat16 module in the native library's bfloat16 kernel ({@link Bf16Attention}): the
+ * ViT's attentions and the fusion encoder's self-attention of the image tokens.
  *
- * <p>Attentions with a mask or bias (padding, causal, box-relative) stay libtorch's: the kernel has no mask, and
- * those are short. Both forms of a module (the compiled graph and the op-by-op Java form) call this kernel alike.
+ * <ul>
+ *   <li>In {@link Precision#BF16_LINEAR} (a CPU with AVX512-BF16 and no AMX) libtorch attends in float32, because
+ *       its own bfloat16 attention only gains with AMX tiles; the kernel's vector body takes the bfloat16 products
+ *       of the projections as they are and runs in about 0.53× libtorch's float32 time at each of those shapes on a
+ *       Zen 4 ({@code docs/PERFORMANCE.md}, "Attention in bfloat16 without AMX").
+ *   <li>In {@link Precision#BF16} (a CPU with AMX) libtorch attends in bfloat16 on AMX tiles, and the kernel serves
+ *       where its tile body runs, which spends less on the softmax between the tile products
+ *       ({@code docs/PERFORMANCE.md}, "Attention on AMX tiles").
+ * </ul>
+ *
+ * <p>Its probabilities are rounded to bfloat16 before they weight the values, as in libtorch's bfloat16 attention,
+ * so a module that attends here has the numerics of the {@link Precision#BF16} mode's attention. Attentions with a
+ * mask or bias (padding, causal, box-relative) stay libtorch's: the kernel has no mask, and those are short. Both
+ * forms of a module (the compiled graph and the op-by-op Java form) call this kernel alike.
  */
 public final class NativeBf16Attention {
 
     private NativeBf16Attention() {}
 
-    /** The CPU check and the library load, done once. */
+    /** The CPU checks and the library load, done once. */
     private static final class Availability {
         static final boolean AVAILABLE = Bf16Attention.available();
+        static final boolean TILES = Bf16Attention.runs(Bf16Attention.Body.TILES);
     }
 
     /** True when the kernel runs on this CPU (AVX512-BF16) and the native library that holds it loads. */
@@ -33,14 +40,22 @@ public final class NativeBf16Attention {
         return Availability.AVAILABLE;
     }
 
+    /** True when the kernel runs on AMX tiles here (which it then does). */
+    public static boolean onTiles() {
+        return Availability.TILES;
+    }
+
     /**
      * True when an unmasked attention of a module in {@code precision} with heads {@code headDim} wide runs here:
-     * the precision is {@link Precision#BF16_LINEAR} (linear layers in bfloat16, attention not), the head width is
-     * one the kernel takes, and the CPU has AVX512-BF16.
+     * the head width is one the kernel takes, and either the precision is {@link Precision#BF16_LINEAR} (linear
+     * layers in bfloat16, libtorch's attention float32) and the CPU has AVX512-BF16, or it is {@link Precision#BF16}
+     * and the kernel runs on AMX tiles.
      */
     public static boolean serves(Precision precision, long headDim) {
-        return precision.bf16Linear() && !precision.bf16Attention() && headDim > 0 && headDim % 2 == 0
-                && headDim <= Bf16Attention.MAX_HEAD_DIM && Availability.AVAILABLE;
+        if (!precision.bf16Linear() || headDim <= 0 || headDim % 2 != 0 || headDim > Bf16Attention.MAX_HEAD_DIM) {
+            return false;
+        }
+        return precision.bf16Attention() ? Availability.TILES : Availability.AVAILABLE;
     }
 
     /**
@@ -54,6 +69,15 @@ public final class NativeBf16Attention {
      * @throws IllegalArgumentException if the batches or widths differ or the shape is not one {@link #serves}
      */
     public static NDArray attend(NDArray q, NDArray k, NDArray v, int heads) {
+        return attend(q, k, v, heads, Bf16Attention.best());
+    }
+
+    /**
+     * {@link #attend(NDArray, NDArray, NDArray, int)} with the given body of the kernel, for comparing the two.
+     *
+     * @throws io.sam3stream.device.DeviceException if the body does not run here
+     */
+    public static NDArray attend(NDArray q, NDArray k, NDArray v, int heads, Bf16Attention.Body body) {
         long[] qs = q.getShape().getShape();
         long[] ks = k.getShape().getShape();
         if (qs.length != 3 || ks.length != 3 || qs[0] != ks[0] || qs[2] != ks[2]
@@ -65,7 +89,7 @@ public final class NativeBf16Attention {
                 NDArray kn = FusedOps.toBfloat16(k);
                 NDArray vn = FusedOps.toBfloat16(v)) {
             NDArray out = FusedOps.emptyLike(qn, qs[2]);
-            run(direct(qn), direct(kn), direct(vn), out, qs[0], qs[1], ks[1], heads, qs[2]);
+            run(direct(qn), direct(kn), direct(vn), out, qs[0], qs[1], ks[1], heads, qs[2], body);
             return out;
         }
     }
@@ -91,17 +115,17 @@ public final class NativeBf16Attention {
         NDArray out = FusedOps.emptyLike(qkv, width);
         run(all.slice(0, sliceBytes), all.slice(Math.toIntExact(width * Short.BYTES), sliceBytes),
                 all.slice(Math.toIntExact(2 * width * Short.BYTES), sliceBytes), out, s[0], s[1], s[1], heads,
-                s[2]);
+                s[2], Bf16Attention.best());
         return out;
     }
 
     private static void run(ByteBuffer q, ByteBuffer k, ByteBuffer v, NDArray out, long batch, long qTokens,
-            long kvTokens, int heads, long rowStride) {
+            long kvTokens, int heads, long rowStride, Bf16Attention.Body body) {
         long width = out.getShape().get(2);
         int headDim = Math.toIntExact(width / heads);
         try {
             Bf16Attention.attend(q, k, v, direct(out), batch, qTokens, kvTokens, heads, headDim, rowStride,
-                    (float) (1.0 / Math.sqrt(headDim)), JniUtils.getNumThreads());
+                    (float) (1.0 / Math.sqrt(headDim)), JniUtils.getNumThreads(), body);
         } catch (RuntimeException e) {
             out.close();
             throw e;

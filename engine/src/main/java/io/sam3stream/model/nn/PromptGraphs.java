@@ -93,17 +93,19 @@ public final class PromptGraphs {
     }
 
     /**
-     * One fusion encoder layer after its self-attention: the cross-attention to the B prompts (padding masked,
-     * attention in float32) and the feed-forward block, each with its residual.
+     * One fusion encoder layer after its self-attention: the cross-attention to the B prompts (padding masked) and
+     * the feed-forward block, each with its residual.
      *
-     * @param afterSelf (batch of the image or B, H·W, d)
+     * @param afterSelf     (batch of the image or B, H·W, d)
+     * @param bf16Attention the cross-attention's products take bfloat16 operands (the model's
+     *                      {@link Precision#bf16Attention})
      * @return (B, H·W, d)
      */
     public static NDArray fusionCrossAttentionAndFeedForward(NDArray afterSelf, NDArray prompt, NDArray promptMask,
-            GraphWeights weights, String layer, int heads) {
+            GraphWeights weights, String layer, int heads, boolean bf16Attention) {
         return Module.INSTANCE.runTensors("fusion_cross_attention_and_ffn", afterSelf.getManager(), new ScriptCall()
-                .tensor(afterSelf).tensor(prompt).tensor(promptMask).weights(weights).text(layer).integer(heads))
-                .singletonOrThrow();
+                .tensor(afterSelf).tensor(prompt).tensor(promptMask).weights(weights).text(layer).integer(heads)
+                .flag(bf16Attention)).singletonOrThrow();
     }
 
     /**

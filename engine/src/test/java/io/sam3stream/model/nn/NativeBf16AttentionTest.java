@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The native bfloat16 attention against libtorch's float32 attention of the same bfloat16 inputs. Its two roundings
  * (the probabilities before they weight v, and the output) each move an output by at most 2^-9 of the largest |v|,
- * so 2^-8 of it bounds the difference; the float32 scores and sums add orders of magnitude less.
+ * so 2^-8 of it bounds the difference; the float32 scores and sums add orders of magnitude less. Each body of the
+ * kernel that runs here is held to it (vectors with AVX512-BF16, tiles with AMX).
  */
 class NativeBf16AttentionTest {
 
@@ -40,13 +41,24 @@ class NativeBf16AttentionTest {
 
     private static void matchesFloat32Attention(int batch, int qTokens, int kvTokens, int heads, int headDim,
             float spread) {
+        for (Bf16Attention.Body body : Bf16Attention.Body.values()) {
+            if (Bf16Attention.runs(body)) {
+                matchesFloat32Attention(batch, qTokens, kvTokens, heads, headDim, spread, body);
+            } else {
+                System.out.println("SKIPPED: the native bfloat16 attention on " + body + ": it does not run here");
+            }
+        }
+    }
+
+    private static void matchesFloat32Attention(int batch, int qTokens, int kvTokens, int heads, int headDim,
+            float spread, Bf16Attention.Body body) {
         try (NDManager m = NDManager.newBaseManager()) {
             int width = heads * headDim;
             NDArray q = bf16Values(m, new Shape(batch, qTokens, width), spread);
             NDArray k = bf16Values(m, new Shape(batch, kvTokens, width), spread);
             NDArray v = bf16Values(m, new Shape(batch, kvTokens, width), 1f);
             float[] got;
-            try (NDArray narrow = NativeBf16Attention.attend(q, k, v, heads)) {
+            try (NDArray narrow = NativeBf16Attention.attend(q, k, v, heads, body)) {
                 got = FusedOps.toFloat32(narrow).toFloatArray();
             }
             NDArray reference = FusedOps.attention(split(q, heads), split(k, heads), split(v, heads), null)
@@ -58,7 +70,7 @@ class NativeBf16AttentionTest {
             for (int i = 0; i < want.length; i++) {
                 worst = Math.max(worst, Math.abs(got[i] - want[i]));
             }
-            assertTrue(worst <= bound, "largest difference " + worst + " over the bound " + bound);
+            assertTrue(worst <= bound, body + ": largest difference " + worst + " over the bound " + bound);
             if (kvTokens > 1) {
                 // with one key the output is that key's value, exactly, in either form
                 assertTrue(worst > 0, "a result equal to float32 everywhere: the probabilities were not rounded");
@@ -115,9 +127,10 @@ class NativeBf16AttentionTest {
     }
 
     @Test
-    void onlyTheBf16LinearPrecisionWithAKernelHeadWidthIsServed() {
+    void bfloat16PrecisionsWithAKernelHeadWidthAreServedWhereTheirBodyRuns() {
         assertFalse(NativeBf16Attention.serves(Precision.FP32, 32));
-        assertFalse(NativeBf16Attention.serves(Precision.BF16, 32));
+        assertEquals(Bf16Attention.runs(Bf16Attention.Body.TILES), NativeBf16Attention.serves(Precision.BF16, 32));
+        assertFalse(NativeBf16Attention.serves(Precision.BF16, 66));
         assertFalse(NativeBf16Attention.serves(Precision.BF16_LINEAR, 66));
         assertFalse(NativeBf16Attention.serves(Precision.BF16_LINEAR, 7));
         assertEquals(Bf16Attention.available(), NativeBf16Attention.serves(Precision.BF16_LINEAR, 32));
