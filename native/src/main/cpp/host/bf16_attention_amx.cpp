@@ -1,14 +1,18 @@
-// The AMX body of bf16_attention (bf16_attention.hpp): both products, q·kᵀ and p·v, on bfloat16 tiles, and the
-// online softmax between them in AVX-512. This file alone is compiled for AMX; bf16_attention.cpp checks the CPU,
-// and that Linux lets this process use the tile registers, before calling into it.
+// The AMX body of bf16_attention (bf16_attention.hpp): both products on bfloat16 tiles, the online softmax between
+// them in AVX-512. This file alone is compiled for AMX; bf16_attention.cpp checks the CPU, and that Linux lets this
+// process use the tile registers, before calling into it.
 //
-// Why not libtorch's fused attention, which also multiplies on AMX tiles: with heads of 32 its blocks are mostly
-// softmax, which it computes at AVX2 width and through more passes over the scores; here one block of 16 queries
-// keeps its scores, probabilities and output in L1 (34 KB) and takes one pass for the maximum and one for the rest.
+// Layout: a block of 16 queries is the 16 columns of every tile, so the scores come out transposed, one key per row
+// and one query per lane (sᵀ = k·qᵀ), and the output is accumulated transposed too (oᵀ += vᵀ·pᵀ). Every softmax
+// statistic of the block (running maximum, sum, rescale factor) is then one vector with a lane per query: no
+// horizontal reduction and no scalar exponential anywhere, and the keys are the left operand of q·kᵀ in the row
+// layout the projection wrote them in.
+//
+// Why not libtorch's fused attention, which also multiplies on AMX tiles: with heads of 32 its time goes mostly into
+// its softmax at AVX2 width, over more passes of the scores.
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -22,26 +26,26 @@ namespace {
 
 using namespace bf16_attention_math;
 
-// A tile holds 16 rows of 64 bytes: 16 queries or keys by 32 bfloat16 values, or 16 by 16 float32.
-constexpr int kTileRows = 16;
-constexpr int kTileDepth = 32;  // the bfloat16 values one tile product sums over
+// A tile holds 16 rows of 64 bytes: 16 rows of 32 bfloat16 values, or of 16 float32.
+constexpr int kTileRows = 16;                            // queries per block; keys per score tile
+constexpr int kTileDepth = 32;                           // bfloat16 values one tile product sums over
 constexpr int kTileBytes = 64;
 constexpr int kTileValues = kTileRows * kTileBytes / 2;  // bfloat16 values in one tile
-// Keys per softmax step, a multiple of 32 (one probability tile is 16 queries by 32 keys): 16 KB of scores.
+// Keys per softmax step, a multiple of 64 (a group of four score tiles): 16 KB of scores.
 constexpr int kStepKeys = 256;
-constexpr int kMaxDepthTiles = kBf16AttentionMaxHeadDim / kTileDepth;
-constexpr int kMaxWidth = kBf16AttentionMaxHeadDim;  // float32 output values per query row
+constexpr int kMaxWidth = kBf16AttentionMaxHeadDim;
 
-// Tile registers. GCC's tile intrinsics paste the register number into their assembly, so these are macros that
-// expand to a literal.
-#define SAM3N_SCORE_TILE 0
-#define SAM3N_QUERY_TILE_LOW 1   // the queries' dimensions 0-31
-#define SAM3N_QUERY_TILE_HIGH 2  // and 32-63
-#define SAM3N_KEY_TILE 3
-#define SAM3N_PROBABILITY_TILE 4
-#define SAM3N_VALUE_TILE 5
-#define SAM3N_OUTPUT_TILE 6
-constexpr int kTilesUsed = 7;
+// Tile registers, named by role. GCC's tile intrinsics paste the register number into their assembly, so these
+// are macros that expand to a literal. While the scores are computed: the queries in 1 (and 2 for dimensions
+// 32-63), keys alternating between 3 and 7, four score tiles 0, 4, 5, 6. While the values are weighted: the output
+// in 0, 4, 5, 6 (16 dimensions each), probabilities alternating between 3 and 7, values alternating between 1 and
+// 2 (the queries are loaded again for the next step). Alternating lets a load proceed while the product before it
+// still reads the other register.
+#define SAM3N_QUERIES_LOW 1
+#define SAM3N_QUERIES_HIGH 2
+#define SAM3N_EVEN 3
+#define SAM3N_ODD 7
+constexpr int kTilesUsed = 8;
 
 /**
  * GCC's tileloadd does not tell the compiler that it reads memory: called before tiles are loaded from what plain
@@ -59,9 +63,9 @@ struct alignas(64) TileConfig {
 };
 
 /**
- * Configures the tiles this body uses for as long as it lives, and then puts back what the thread had: the caller's
- * thread takes part in the pool, and libtorch's oneDNN kernels on it may keep a tile configuration across calls
- * (their tile contents they reload on every call).
+ * Configures the tiles for as long as it lives, and then puts back what the thread had: the caller's thread takes
+ * part in the pool, and libtorch's oneDNN kernels on it may keep a tile configuration across calls (their tile
+ * contents they reload on every call).
  */
 class TileScope {
 public:
@@ -91,158 +95,226 @@ private:
 
 /** One thread's packed keys and values of the head it works on, and one block of 16 queries' working set. */
 struct Scratch {
-    Bf16Buffer keys;
-    Bf16Buffer values;
-    alignas(64) uint16_t queries[kTileRows][kMaxWidth];
-    alignas(64) float scores[kTileRows][kStepKeys];
-    alignas(64) uint16_t probabilities[kTileRows][kStepKeys];
-    alignas(64) float products[kTileRows][kMaxWidth];
-    alignas(64) float output[kTileRows][kMaxWidth];
+    Bf16Buffer keys;    // (keys rounded up to a step group, width): the head's keys as rows, zero-padded
+    Bf16Buffer values;  // per 32 keys, per 16 output dimensions, a 16 × 32 tile of vᵀ
+    alignas(64) uint16_t queries[kMaxWidth / 2][kTileRows][2];  // qᵀ in dimension pairs, per query
+    alignas(64) float scores[kStepKeys][kTileRows];              // sᵀ of one step
+    alignas(64) uint16_t probabilities[kStepKeys / 2][kTileRows][2];  // pᵀ in key pairs, per query
+    alignas(64) float products[kMaxWidth][kTileRows];            // vᵀ·pᵀ of one step
+    alignas(64) float output[kMaxWidth][kTileRows];              // oᵀ so far
 };
 
-/**
- * Keys of one head as the right operand of q·kᵀ: per block of 16 keys, per 32 dimensions, one tile whose row i
- * holds dimensions (2i, 2i+1) of the 16 keys. Keys and dimensions past the end are zero.
- */
-void pack_keys(const uint16_t* k, int64_t ldk, int64_t tokens, int head_dim, int depth_tiles, Bf16Buffer& packed) {
-    const int64_t blocks = (tokens + kTileRows - 1) / kTileRows;
-    packed.assign(static_cast<size_t>(blocks * depth_tiles * kTileValues), 0);
-    uint32_t* out = reinterpret_cast<uint32_t*>(packed.data());
+/** Each key's width values (head_dim, zero-padded to whole tiles) as one row; rows past the end are zero. */
+void pack_keys(const uint16_t* k, int64_t ldk, int64_t tokens, int head_dim, int width, Bf16Buffer& packed) {
+    const int64_t rows = (tokens + kStepKeys - 1) / kStepKeys * kStepKeys;
+    packed.assign(static_cast<size_t>(rows * width), 0);
     for (int64_t key = 0; key < tokens; ++key) {
-        const uint16_t* row = k + key * ldk;
-        uint32_t* block = out + (key / kTileRows) * depth_tiles * kTileValues / 2 + key % kTileRows;
-        for (int pair = 0; pair < head_dim / 2; ++pair) {
-            block[pair * kTileRows] = load_pair(row + 2 * pair);
-        }
+        std::memcpy(packed.data() + key * width, k + key * ldk, static_cast<size_t>(head_dim) * sizeof(uint16_t));
     }
 }
 
 /**
- * Values of one head as the right operand of p·v: per block of 32 keys, per 16 output dimensions, one tile whose
- * row i holds keys (2i, 2i+1) of the 16 dimensions. Keys and dimensions past the end are zero.
+ * vᵀ as the left operand of oᵀ += vᵀ·pᵀ: per block of 32 keys, per 16 output dimensions, a tile whose row i holds
+ * dimension i of the 32 keys. Keys and dimensions past the end are zero.
  */
 void pack_values(const uint16_t* v, int64_t ldv, int64_t tokens, int head_dim, int vectors, Bf16Buffer& packed) {
     const int64_t blocks = (tokens + kTileDepth - 1) / kTileDepth;
     packed.assign(static_cast<size_t>(blocks * vectors * kTileValues), 0);
     for (int64_t key = 0; key < tokens; ++key) {
         const uint16_t* row = v + key * ldv;
-        uint16_t* block = packed.data() + (key / kTileDepth) * vectors * kTileValues + (key % kTileDepth / 2) * 32 +
-                          key % 2;
+        uint16_t* column = packed.data() + (key / kTileDepth) * vectors * kTileValues + key % kTileDepth;
         for (int d = 0; d < head_dim; ++d) {
-            block[(d / 16) * kTileValues + (d % 16) * 2] = row[d];
+            column[d * kTileDepth] = row[d];
         }
     }
 }
 
-/** scores[r][0, 16·blocks) = q·kᵀ of the block's queries (in the query tiles) against 16·blocks keys. */
-inline void score_step(const uint16_t* keys, int64_t blocks, int depth_tiles, Scratch& scratch) {
-    stores_before_tile_loads();
-    for (int64_t block = 0; block < blocks; ++block) {
-        const uint16_t* tiles = keys + block * depth_tiles * kTileValues;
-        _tile_zero(SAM3N_SCORE_TILE);
-        _tile_loadd(SAM3N_KEY_TILE, tiles, kTileBytes);
-        _tile_dpbf16ps(SAM3N_SCORE_TILE, SAM3N_QUERY_TILE_LOW, SAM3N_KEY_TILE);
-        if (depth_tiles == 2) {
-            _tile_loadd(SAM3N_KEY_TILE, tiles + kTileValues, kTileBytes);
-            _tile_dpbf16ps(SAM3N_SCORE_TILE, SAM3N_QUERY_TILE_HIGH, SAM3N_KEY_TILE);
+/** qᵀ of up to 16 queries as the right operand of sᵀ = k·qᵀ: row i holds dimensions (2i, 2i+1) of each query. */
+void pack_queries(const uint16_t* q, int64_t ldq, int rows, int head_dim, Scratch& scratch) {
+    std::memset(scratch.queries, 0, sizeof scratch.queries);
+    for (int r = 0; r < rows; ++r) {
+        for (int d = 0; d < head_dim; ++d) {
+            scratch.queries[d / 2][r][d % 2] = q[r * ldq + d];
         }
-        _tile_stored(SAM3N_SCORE_TILE, scratch.scores[0] + block * kTileRows, kStepKeys * sizeof(float));
     }
 }
+
+inline void load_queries(const Scratch& scratch, int depth_tiles) {
+    _tile_loadd(SAM3N_QUERIES_LOW, scratch.queries[0], kTileBytes);
+    if (depth_tiles == 2) {
+        _tile_loadd(SAM3N_QUERIES_HIGH, scratch.queries[kTileRows], kTileBytes);
+    }
+}
+
+/** Score tile C = keys [first, first + 16) against the block's queries, key rows loaded into K (and K2). */
+#define SAM3N_SCORE_TILE(C, K, K2, first)                                                  \
+    do {                                                                                   \
+        const uint16_t* rows_ = keys + (first) * width;                                    \
+        _tile_zero(C);                                                                     \
+        _tile_loadd(K, rows_, width * sizeof(uint16_t));                                   \
+        _tile_dpbf16ps(C, K, SAM3N_QUERIES_LOW);                                           \
+        if (depth_tiles == 2) {                                                            \
+            _tile_loadd(K2, rows_ + kTileDepth, width * sizeof(uint16_t));                 \
+            _tile_dpbf16ps(C, K2, SAM3N_QUERIES_HIGH);                                     \
+        }                                                                                  \
+    } while (0)
+
+/** sᵀ of the step's keys (groups of 64, the last group possibly past the end) into scratch.scores. */
+inline void score_step(const uint16_t* keys, int64_t step_keys, int width, int depth_tiles, Scratch& scratch) {
+    constexpr int64_t kRowBytes = kTileRows * sizeof(float);
+    for (int64_t first = 0; first < step_keys; first += 4 * kTileRows) {
+        SAM3N_SCORE_TILE(0, SAM3N_EVEN, SAM3N_ODD, first);
+        SAM3N_SCORE_TILE(4, SAM3N_ODD, SAM3N_EVEN, first + kTileRows);
+        SAM3N_SCORE_TILE(5, SAM3N_EVEN, SAM3N_ODD, first + 2 * kTileRows);
+        SAM3N_SCORE_TILE(6, SAM3N_ODD, SAM3N_EVEN, first + 3 * kTileRows);
+        _tile_stored(0, scratch.scores[first], kRowBytes);
+        _tile_stored(4, scratch.scores[first + kTileRows], kRowBytes);
+        _tile_stored(5, scratch.scores[first + 2 * kTileRows], kRowBytes);
+        _tile_stored(6, scratch.scores[first + 3 * kTileRows], kRowBytes);
+    }
+}
+
+#undef SAM3N_SCORE_TILE
+
+/** Output tile O += the values' dimensions [16 e, 16 e + 16) of key block j, loaded into V, times probabilities P. */
+#define SAM3N_WEIGHT_VALUES(O, V, P, e)                                                    \
+    do {                                                                                   \
+        if ((e) < vectors) {                                                               \
+            _tile_loadd(V, block_values + (e) * kTileValues, kTileBytes);                  \
+            _tile_dpbf16ps(O, V, P);                                                       \
+        }                                                                                  \
+    } while (0)
+
+/** oᵀ of the step = vᵀ·pᵀ over its key blocks, into scratch.products. */
+inline void weight_step(const uint16_t* values, int64_t key_blocks, int vectors, Scratch& scratch) {
+    _tile_zero(0);
+    _tile_zero(4);
+    _tile_zero(5);
+    _tile_zero(6);
+    for (int64_t j = 0; j < key_blocks; ++j) {
+        const uint16_t* block_values = values + j * vectors * kTileValues;
+        const uint16_t* block_probabilities = scratch.probabilities[j * kTileRows][0];
+        if (j % 2 == 0) {
+            _tile_loadd(SAM3N_EVEN, block_probabilities, kTileBytes);
+            SAM3N_WEIGHT_VALUES(0, SAM3N_QUERIES_LOW, SAM3N_EVEN, 0);
+            SAM3N_WEIGHT_VALUES(4, SAM3N_QUERIES_HIGH, SAM3N_EVEN, 1);
+            SAM3N_WEIGHT_VALUES(5, SAM3N_QUERIES_LOW, SAM3N_EVEN, 2);
+            SAM3N_WEIGHT_VALUES(6, SAM3N_QUERIES_HIGH, SAM3N_EVEN, 3);
+        } else {
+            _tile_loadd(SAM3N_ODD, block_probabilities, kTileBytes);
+            SAM3N_WEIGHT_VALUES(0, SAM3N_QUERIES_LOW, SAM3N_ODD, 0);
+            SAM3N_WEIGHT_VALUES(4, SAM3N_QUERIES_HIGH, SAM3N_ODD, 1);
+            SAM3N_WEIGHT_VALUES(5, SAM3N_QUERIES_LOW, SAM3N_ODD, 2);
+            SAM3N_WEIGHT_VALUES(6, SAM3N_QUERIES_HIGH, SAM3N_ODD, 3);
+        }
+    }
+    constexpr int64_t kRowBytes = kTileRows * sizeof(float);
+    _tile_stored(0, scratch.products[0], kRowBytes);
+    if (vectors > 1) {
+        _tile_stored(4, scratch.products[16], kRowBytes);
+    }
+    if (vectors > 2) {
+        _tile_stored(5, scratch.products[32], kRowBytes);
+    }
+    if (vectors > 3) {
+        _tile_stored(6, scratch.products[48], kRowBytes);
+    }
+}
+
+#undef SAM3N_WEIGHT_VALUES
 
 /**
- * One row's softmax step: the running maximum and sum move on, the probabilities (float32, rounded to bfloat16)
- * of the step's keys are written over `vectors` groups of 16 (keys past the end, and the groups past them up to a
- * whole probability tile, get 0). Returns the factor the row's earlier output is to be scaled by.
+ * The step's softmax, a lane per query: the running maximum and sum move on, and the probabilities of its keys
+ * (rounded to bfloat16) are written in key pairs, zero up to a whole tile past the last key. Returns the factor the
+ * earlier output is to be scaled by.
  */
-inline float softmax_step(const float* score, uint16_t* probability, int64_t first_key, int64_t kv_tokens,
-                          int64_t live_vectors, int64_t vectors, float scale_log2, float& row_max, float& row_sum) {
-    const bool partial = first_key + vectors * 16 > kv_tokens;
-    const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
-    __m512 widest = minus_infinity;
-    for (int64_t i = 0; i < live_vectors; ++i) {
-        __m512 s = _mm512_load_ps(score + i * 16);
-        if (partial) {
-            s = _mm512_mask_blend_ps(live_lanes(first_key + i * 16, kv_tokens), minus_infinity, s);
+inline __m512 softmax_step(int64_t step_keys, __m512 scale, __m512& running_max, __m512& running_sum,
+                           Scratch& scratch) {
+    // four maxima side by side: one would wait for the previous vmaxps at every key
+    __m512 widest[4] = {running_max, running_max, running_max, running_max};
+    int64_t row = 0;
+    for (; row + 4 <= step_keys; row += 4) {
+        for (int i = 0; i < 4; ++i) {
+            widest[i] = _mm512_max_ps(widest[i], _mm512_load_ps(scratch.scores[row + i]));
         }
-        widest = _mm512_max_ps(widest, s);
     }
-    const float new_max = std::max(row_max, _mm512_reduce_max_ps(widest));
-    // 2^-inf = 0 on the first step, where the output is still zero
-    const float rescale = std::exp2((row_max - new_max) * scale_log2);
-    const __m512 scale = _mm512_set1_ps(scale_log2);
-    const __m512 shift = _mm512_set1_ps(new_max * scale_log2);
+    for (; row < step_keys; ++row) {
+        widest[0] = _mm512_max_ps(widest[0], _mm512_load_ps(scratch.scores[row]));
+    }
+    const __m512 new_max = _mm512_max_ps(_mm512_max_ps(widest[0], widest[1]), _mm512_max_ps(widest[2], widest[3]));
+    // The running maximum starts at the lowest float, so the first step's factor is 2^(very negative) = 0. The
+    // exponent is clamped where 2^x is 0 in float32 anyway, so that a scale above 1 cannot take it to -inf.
+    const __m512 rescale = exp2_of_nonpositive(
+            _mm512_max_ps(_mm512_mul_ps(_mm512_sub_ps(running_max, new_max), scale), _mm512_set1_ps(-256.0f)));
+    const __m512 shift = _mm512_mul_ps(new_max, scale);
+    // (key 2i of each query, key 2i + 1 of each query) → the two keys of each query side by side
+    const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7,
+                                                22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
     __m512 sum = _mm512_setzero_ps();
-    for (int64_t i = 0; i < vectors; ++i) {
-        __m512 p = exp2_of_nonpositive(_mm512_fmsub_ps(_mm512_load_ps(score + i * 16), scale, shift));
-        if (partial) {
-            p = _mm512_maskz_mov_ps(live_lanes(first_key + i * 16, kv_tokens), p);
+    const int64_t padded = (step_keys + kTileDepth - 1) / kTileDepth * kTileDepth;
+    for (int64_t key = 0; key < padded; key += 2) {
+        __m512 even = _mm512_setzero_ps();
+        __m512 odd = _mm512_setzero_ps();
+        if (key < step_keys) {
+            even = exp2_of_nonpositive(_mm512_fmsub_ps(_mm512_load_ps(scratch.scores[key]), scale, shift));
         }
-        sum = _mm512_add_ps(sum, p);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(probability + i * 16),
-                           reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(p)));
+        if (key + 1 < step_keys) {
+            odd = exp2_of_nonpositive(_mm512_fmsub_ps(_mm512_load_ps(scratch.scores[key + 1]), scale, shift));
+        }
+        sum = _mm512_add_ps(sum, _mm512_add_ps(even, odd));
+        const __m512i pair = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even));
+        _mm512_store_si512(scratch.probabilities[key / 2], _mm512_permutexvar_epi16(interleave, pair));
     }
-    row_sum = row_sum * rescale + _mm512_reduce_add_ps(sum);
-    row_max = new_max;
+    running_sum = _mm512_fmadd_ps(running_sum, rescale, sum);
+    running_max = new_max;
     return rescale;
 }
 
 /** Up to 16 queries of one head against every key, flash-style over steps of kStepKeys keys. */
-void attend_block(const uint16_t* q, int64_t ldq, int rows, int head_dim, int depth_tiles, int vectors,
-                  int64_t kv_tokens, float scale_log2, Scratch& scratch, uint16_t* out, int64_t ldo) {
-    std::memset(scratch.queries, 0, sizeof scratch.queries);
-    for (int r = 0; r < rows; ++r) {
-        std::memcpy(scratch.queries[r], q + r * ldq, static_cast<size_t>(head_dim) * sizeof(uint16_t));
-    }
-    stores_before_tile_loads();
-    _tile_loadd(SAM3N_QUERY_TILE_LOW, scratch.queries[0], sizeof scratch.queries[0]);
-    if (depth_tiles == 2) {
-        _tile_loadd(SAM3N_QUERY_TILE_HIGH, scratch.queries[0] + kTileDepth, sizeof scratch.queries[0]);
-    }
+void attend_block(const uint16_t* q, int64_t ldq, int rows, int head_dim, int width, int vectors, int64_t kv_tokens,
+                  float scale_log2, Scratch& scratch, uint16_t* out, int64_t ldo) {
+    const int depth_tiles = width / kTileDepth;
+    pack_queries(q, ldq, rows, head_dim, scratch);
     std::memset(scratch.output, 0, sizeof scratch.output);
-    float row_max[kTileRows];
-    float row_sum[kTileRows];
-    float rescale[kTileRows];
-    std::fill_n(row_max, kTileRows, -std::numeric_limits<float>::infinity());
-    std::fill_n(row_sum, kTileRows, 0.0f);
+    const __m512 scale = _mm512_set1_ps(scale_log2);
+    __m512 running_max = _mm512_set1_ps(std::numeric_limits<float>::lowest());
+    __m512 running_sum = _mm512_setzero_ps();
+    // The values of a step are weighted after the next step's scores are computed: the tile loads of its
+    // probabilities and the vector loads of the next scores then find the stores before them done.
+    __m512 rescale = _mm512_setzero_ps();
+    int64_t weighted_step = -1;
+    auto weight = [&](int64_t step) {
+        const int64_t step_keys = std::min<int64_t>(kStepKeys, kv_tokens - step);
+        stores_before_tile_loads();
+        weight_step(scratch.values.data() + (step / kTileDepth) * vectors * kTileValues,
+                    (step_keys + kTileDepth - 1) / kTileDepth, vectors, scratch);
+        for (int d = 0; d < vectors * 16; ++d) {
+            _mm512_store_ps(scratch.output[d], _mm512_fmadd_ps(_mm512_load_ps(scratch.output[d]), rescale,
+                                                               _mm512_load_ps(scratch.products[d])));
+        }
+    };
     for (int64_t step = 0; step < kv_tokens; step += kStepKeys) {
         const int64_t step_keys = std::min<int64_t>(kStepKeys, kv_tokens - step);
-        const int64_t live_vectors = (step_keys + 15) / 16;
-        const int64_t key_pairs_tiles = (step_keys + kTileDepth - 1) / kTileDepth;
-        score_step(scratch.keys.data() + (step / kTileRows) * depth_tiles * kTileValues, live_vectors, depth_tiles,
-                   scratch);
-        // every row of the tile, padding rows too (their queries are zero): the probability tile reads them all
-        for (int r = 0; r < kTileRows; ++r) {
-            rescale[r] = softmax_step(scratch.scores[r], scratch.probabilities[r], step, kv_tokens, live_vectors,
-                                      key_pairs_tiles * 2, scale_log2, row_max[r], row_sum[r]);
-        }
         stores_before_tile_loads();
-        const uint16_t* step_values = scratch.values.data() + (step / kTileDepth) * vectors * kTileValues;
-        for (int e = 0; e < vectors; ++e) {
-            _tile_zero(SAM3N_OUTPUT_TILE);
-            for (int64_t j = 0; j < key_pairs_tiles; ++j) {
-                _tile_loadd(SAM3N_PROBABILITY_TILE, scratch.probabilities[0] + j * kTileDepth, kStepKeys * sizeof(uint16_t));
-                _tile_loadd(SAM3N_VALUE_TILE, step_values + (j * vectors + e) * kTileValues, kTileBytes);
-                _tile_dpbf16ps(SAM3N_OUTPUT_TILE, SAM3N_PROBABILITY_TILE, SAM3N_VALUE_TILE);
-            }
-            _tile_stored(SAM3N_OUTPUT_TILE, scratch.products[0] + e * 16, sizeof scratch.products[0]);
+        load_queries(scratch, depth_tiles);
+        score_step(scratch.keys.data() + step * width, step_keys, width, depth_tiles, scratch);
+        if (weighted_step >= 0) {
+            weight(weighted_step);
         }
-        for (int r = 0; r < kTileRows; ++r) {
-            const __m512 factor = _mm512_set1_ps(rescale[r]);
-            for (int e = 0; e < vectors; ++e) {
-                float* o = scratch.output[r] + e * 16;
-                _mm512_store_ps(o, _mm512_fmadd_ps(_mm512_load_ps(o), factor,
-                                                   _mm512_load_ps(scratch.products[r] + e * 16)));
-            }
-        }
+        rescale = softmax_step(step_keys, scale, running_max, running_sum, scratch);
+        weighted_step = step;
+    }
+    weight(weighted_step);
+    const __m512 inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), running_sum);
+    alignas(64) uint16_t narrow[kMaxWidth][kTileRows];
+    for (int d = 0; d < head_dim; ++d) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(narrow[d]),
+                           reinterpret_cast<__m256i>(
+                                   _mm512_cvtneps_pbh(_mm512_mul_ps(_mm512_load_ps(scratch.output[d]), inverse))));
     }
     for (int r = 0; r < rows; ++r) {
-        const __m512 inverse = _mm512_set1_ps(1.0f / row_sum[r]);
-        for (int e = 0; e < vectors; ++e) {
-            const int n = std::min(16, head_dim - e * 16);
-            const __m256i narrow = reinterpret_cast<__m256i>(
-                    _mm512_cvtneps_pbh(_mm512_mul_ps(_mm512_load_ps(scratch.output[r] + e * 16), inverse)));
-            _mm256_mask_storeu_epi16(out + r * ldo + e * 16, static_cast<__mmask16>((1u << n) - 1u), narrow);
+        for (int d = 0; d < head_dim; ++d) {
+            out[r * ldo + d] = narrow[d][r];
         }
     }
 }
@@ -252,18 +324,17 @@ void attend_block(const uint16_t* q, int64_t ldq, int rows, int head_dim, int de
 void bf16_attention_amx(const uint16_t* q, const uint16_t* k, const uint16_t* v, uint16_t* out,
                         const Bf16AttentionShape& shape, float scale, ThreadPool& pool) {
     const int head_dim = shape.head_dim;
-    const int depth_tiles = (head_dim + kTileDepth - 1) / kTileDepth;
+    const int width = (head_dim + kTileDepth - 1) / kTileDepth * kTileDepth;
     const int vectors = (head_dim + 15) / 16;
     const int64_t ld = shape.row_stride;
     const int64_t ldo = static_cast<int64_t>(shape.heads) * head_dim;
     const Bf16AttentionTasks tasks(shape, pool.size(), kTileRows);
     const float scale_log2 = scale * kLog2E;
-    static_assert(kMaxDepthTiles == 2, "two query tiles hold the widest head");
+    static_assert(kMaxWidth == 2 * kTileDepth, "two query tiles and four output tiles hold the widest head");
     pool.parallel_for(tasks.count(), [&](int64_t index) {
         thread_local Scratch scratch;
         const auto [b, h, first, end] = tasks[index];
-        pack_keys(k + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, depth_tiles,
-                  scratch.keys);
+        pack_keys(k + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, width, scratch.keys);
         pack_values(v + b * shape.kv_tokens * ld + h * head_dim, ld, shape.kv_tokens, head_dim, vectors,
                     scratch.values);
         const uint16_t* qh = q + b * shape.q_tokens * ld + h * head_dim;
@@ -271,8 +342,8 @@ void bf16_attention_amx(const uint16_t* q, const uint16_t* k, const uint16_t* v,
         const TileScope tiles;
         for (int64_t row = first; row < end; row += kTileRows) {
             const int rows = static_cast<int>(std::min<int64_t>(kTileRows, end - row));
-            attend_block(qh + row * ld, ld, rows, head_dim, depth_tiles, vectors, shape.kv_tokens, scale_log2,
-                         scratch, oh + row * ldo, ldo);
+            attend_block(qh + row * ld, ld, rows, head_dim, width, vectors, shape.kv_tokens, scale_log2, scratch,
+                         oh + row * ldo, ldo);
         }
     });
 }
