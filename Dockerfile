@@ -30,9 +30,13 @@ EXPOSE 9400
 # libtorch frees activations with free(): two glibc arenas and a fixed 1 MiB mmap threshold return them to the
 # system instead of keeping them in per-thread arenas (0.4-0.8 GB less at the full-size peak; docs/PERFORMANCE.md);
 # transparent huge pages behind those mappings make their first touch cheaper (the bf16 forward 7-9 % faster).
+# libtorch's OpenMP threads sleep at once at the end of a parallel operator instead of spinning, which beside other
+# CPU-bound containers gives the core to the thread the operator waits for (docs/PERFORMANCE.md, "OpenMP threads
+# that sleep").
 ENV MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=1048576 \
-    GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
+    OMP_WAIT_POLICY=PASSIVE
 # Tensors live in libtorch's native memory, outside the Java heap, so the heap gets a small share of the
 # container; the direct-memory cap makes the JVM free the weight load's staging buffers promptly (it defaults to
 # the heap size). SIGTERM drains the record in flight and publishes STOPPED (compose's stop_grace_period covers it).
