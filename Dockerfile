@@ -14,9 +14,10 @@ RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests package
 
 # ---- worker: the engine on the CPU backend, one record at a time ----------------------------------------------
 FROM eclipse-temurin:17-jre AS worker
-# curl serves the compose health check of GET /health/ready; uid 10001: recent Ubuntu bases already hold uid
+# curl serves the compose health check of GET /health/ready; libdeflate inflates PNG requests about twice as fast
+# as the JDK's zlib (the native library loads it where present); uid 10001: recent Ubuntu bases already hold uid
 # 1000; the mounted HF cache only has to be world-readable
-RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/* \
+RUN apt-get update && apt-get install -y --no-install-recommends curl libdeflate0 && rm -rf /var/lib/apt/lists/* \
     && useradd --uid 10001 --create-home sam3
 WORKDIR /app
 COPY --from=build /src/worker/target/sam3-worker.jar /app/

@@ -13,8 +13,10 @@
 #include "../core/error.hpp"
 #include "../host/bf16_attention.hpp"
 #include "../host/thread_pool.hpp"
+#include "../host/zlib_inflate.hpp"
 #include "io_sam3stream_device_Bf16Attention.h"
 #include "io_sam3stream_device_NativeApi.h"
+#include "io_sam3stream_device_ZlibInflate.h"
 #include "sam3native.h"
 
 namespace {
@@ -373,6 +375,39 @@ JNIEXPORT void JNICALL Java_io_sam3stream_device_Bf16Attention_run(JNIEnv* env, 
         auto* oa = static_cast<uint16_t*>(direct_address(env, "out", out, batch * q_tokens * width * 2));
         bf16_attention_on(threads, qa, ka, va, oa, shape, scale, bf16_attention_body(body));
     });
+}
+
+JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_ZlibInflate_libraryLoads(JNIEnv*, jclass) {
+    return sam3n::host::zlib_inflate_available() ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_ZlibInflate_inflate(JNIEnv* env, jclass, jbyteArray in,
+                                                                       jint offset, jint length, jbyteArray out) {
+    jboolean inflated = JNI_FALSE;
+    guarded_void(env, [&] {
+        sam3n::require_argument(in != nullptr && out != nullptr, "zlib inflate: null array");
+        const jsize in_length = env->GetArrayLength(in);
+        sam3n::require_argument(offset >= 0 && length >= 0 && offset <= in_length - length,
+                                "zlib inflate: the input range lies outside its array");
+        const jsize out_length = env->GetArrayLength(out);
+        // Critical access lends the arrays' own memory (no copy); the collector waits until both are released,
+        // which is one inflate, and no JNI call is made in between.
+        auto* source = static_cast<uint8_t*>(env->GetPrimitiveArrayCritical(in, nullptr));
+        if (source == nullptr) {
+            throw JavaExceptionPending{};
+        }
+        auto* target = static_cast<uint8_t*>(env->GetPrimitiveArrayCritical(out, nullptr));
+        if (target == nullptr) {
+            env->ReleasePrimitiveArrayCritical(in, source, JNI_ABORT);
+            throw JavaExceptionPending{};
+        }
+        const bool done = sam3n::host::zlib_inflate_exactly(source + offset, static_cast<size_t>(length), target,
+                                                            static_cast<size_t>(out_length));
+        env->ReleasePrimitiveArrayCritical(out, target, 0);
+        env->ReleasePrimitiveArrayCritical(in, source, JNI_ABORT);
+        inflated = done ? JNI_TRUE : JNI_FALSE;
+    });
+    return inflated;
 }
 
 }  // extern "C"

@@ -36,6 +36,13 @@ final class PngChunkReader {
         return data;
     }
 
+    /** A reader at this one's position, over the same data, that moves on independently of it. */
+    PngChunkReader fork() {
+        PngChunkReader ahead = new PngChunkReader(data);
+        ahead.position = position;
+        return ahead;
+    }
+
     /** The next chunk, CRC-checked. */
     Chunk next() {
         if (position + 8 > data.length) {
