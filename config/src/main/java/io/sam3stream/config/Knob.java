@@ -18,6 +18,10 @@ public enum Knob {
     SAM3_PRECISION("auto", "number format of the cpu backend: auto (bf16 where the CPU has amx_bf16 or avx512_bf16"
             + " and the model's ViT is at least 512 wide, else fp32), fp32 (upstream's numerics), bf16 (bfloat16 weights and products)"),
     SAM3_NUM_THREADS("0", 0, 256, "intra-op threads of the model (0 = all cores)"),
+    OMP_WAIT_POLICY("", "what libtorch's OpenMP threads do at the end of an operator (read by libgomp when libtorch"
+            + " loads): PASSIVE, which the launcher and the worker image set, makes them sleep at once, and then the"
+            + " small-operator modules keep every intra-op thread; unset or ACTIVE, they spin first, and those"
+            + " modules run on one thread"),
     SAM3_MAX_PROMPTS("4", 1, 64, "most prompts per request"),
     SAM3_MAX_SIDE("4096", 1, 65535, "largest accepted image side in pixels"),
     SAM3_MAX_PIXELS("16777216", 1, 1L << 28, "largest accepted decoded image in pixels (width × height)"),
