@@ -42,18 +42,16 @@ public final class Bf16Attention {
 
     /**
      * True when the given body runs here: {@link Body#VECTORS} as {@link #available()}; {@link Body#TILES} also
-     * needs AMX-BF16 and the operating system's leave to use the tile registers.
+     * needs AMX-BF16 and the operating system's leave to use the tile registers. Asked of the library once.
      */
     public static boolean runs(Body body) {
-        try {
-            NativeLibrary.load();
-            return runsBody(body.ordinal());
-        } catch (DeviceException e) {
-            return false;
-        } catch (UnsatisfiedLinkError e) {
-            // a library built before this kernel existed (SAM3_NATIVE_LIB naming an older build)
-            return false;
-        }
+        return body == Body.TILES ? Support.TILES : Support.VECTORS;
+    }
+
+    /** What the library answers for each body, asked once: every attention call picks its body from it. */
+    private static final class Support {
+        static final boolean VECTORS = NativeLibrary.answersYes(() -> runsBody(Body.VECTORS.ordinal()));
+        static final boolean TILES = NativeLibrary.answersYes(() -> runsBody(Body.TILES.ordinal()));
     }
 
     /** The body {@link #attend} takes: tiles where they run, else vectors (meaningful where {@link #available()}). */

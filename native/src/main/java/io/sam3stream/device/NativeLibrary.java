@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * Loads the native islands library once per JVM: the file named by {@code SAM3_NATIVE_LIB} if set (the ttnn
@@ -59,6 +60,20 @@ public final class NativeLibrary {
                     + " implements API version " + version + ", this binding needs " + API_VERSION);
         }
         loaded = true;
+    }
+
+    /**
+     * Asks the library a yes-or-no question about this machine (a native query of the library's own, such as
+     * whether a kernel runs on this CPU): false where the library does not load, or predates the query
+     * ({@code SAM3_NATIVE_LIB} naming an older build).
+     */
+    static boolean answersYes(BooleanSupplier query) {
+        try {
+            load();
+            return query.getAsBoolean();
+        } catch (DeviceException | UnsatisfiedLinkError e) {
+            return false;
+        }
     }
 
     /** Which implementation the loaded library contains: {@code host} or {@code ttnn}. */

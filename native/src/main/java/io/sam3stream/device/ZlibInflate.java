@@ -12,19 +12,7 @@ public final class ZlibInflate {
 
     /** The library check, done once. */
     private static final class Availability {
-        static final boolean AVAILABLE = check();
-
-        private static boolean check() {
-            try {
-                NativeLibrary.load();
-                return libraryLoads();
-            } catch (DeviceException e) {
-                return false;
-            } catch (UnsatisfiedLinkError e) {
-                // a native library built before this binding (SAM3_NATIVE_LIB naming an older build)
-                return false;
-            }
-        }
+        static final boolean AVAILABLE = NativeLibrary.answersYes(ZlibInflate::libraryLoads);
     }
 
     /** True when the native library loads and finds libdeflate on this system. */

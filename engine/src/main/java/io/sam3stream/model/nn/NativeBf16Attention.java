@@ -29,20 +29,9 @@ public final class NativeBf16Attention {
 
     private NativeBf16Attention() {}
 
-    /** The CPU checks and the library load, done once. */
-    private static final class Availability {
-        static final boolean AVAILABLE = Bf16Attention.available();
-        static final boolean TILES = Bf16Attention.runs(Bf16Attention.Body.TILES);
-    }
-
     /** True when the kernel runs on this CPU (AVX512-BF16) and the native library that holds it loads. */
     public static boolean available() {
-        return Availability.AVAILABLE;
-    }
-
-    /** True when the kernel runs on AMX tiles here (which it then does). */
-    public static boolean onTiles() {
-        return Availability.TILES;
+        return Bf16Attention.available();
     }
 
     /**
@@ -55,7 +44,7 @@ public final class NativeBf16Attention {
         if (!precision.bf16Linear() || headDim <= 0 || headDim % 2 != 0 || headDim > Bf16Attention.MAX_HEAD_DIM) {
             return false;
         }
-        return precision.bf16Attention() ? Availability.TILES : Availability.AVAILABLE;
+        return Bf16Attention.runs(precision.bf16Attention() ? Bf16Attention.Body.TILES : Bf16Attention.Body.VECTORS);
     }
 
     /**
