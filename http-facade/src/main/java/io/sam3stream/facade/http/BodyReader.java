@@ -58,15 +58,16 @@ final class BodyReader {
     /**
      * Reads and discards the rest of a body refused as too large, when what is left is at most
      * {@link #LINGER_FACTOR} times the limit, before the connection closes. A client that writes its whole body
-     * before it reads the response (most do, unless they ask {@code Expect: 100-continue}) would otherwise have its
-     * last writes reset by the closed socket and lose the 413 it was sent; a body declared larger than that bound is
-     * not worth the reading, and its client loses the response unless it asked first. A client that did ask has not
-     * sent its body, and reading would only tell it to.
+     * before it reads the response would otherwise have its last writes reset by the closed socket and lose the 413
+     * it was sent. That includes a client that asked first ({@code Expect: 100-continue}): reading the body tells it
+     * to go on, and the JDK 17 HttpClient cannot take a final answer in place of {@code 100 Continue} (it waits
+     * forever, JDK-8286171), so asking for the body and reading it is the answer every client gets. A body declared
+     * larger than the bound is not worth the reading: it is refused without a byte read, so a client that asked
+     * first is not told to send it, and one that did not may lose the response.
      */
     static void lingerAfterTooLarge(Context ctx, long limit) {
         long bound = limit * LINGER_FACTOR;
-        boolean askedFirst = "100-continue".equalsIgnoreCase(ctx.header("Expect"));
-        if (!askedFirst && ctx.req().getContentLengthLong() <= bound) {
+        if (ctx.req().getContentLengthLong() <= bound) {
             drain(ctx, bound);
         }
     }

@@ -58,14 +58,11 @@ public final class ErrorResponses {
             return false;
         }
         try {
-            if (ctx.req().getInputStream().isFinished()) {
-                return error.status() != 413;
-            }
-            if (error.status() == 413) {
+            if (error.status() == 413) { // before the body's stream is opened: opening it asks a waiting client for it
                 BodyReader.lingerAfterTooLarge(ctx, maxBodyBytes);
                 return false;
             }
-            return BodyReader.drain(ctx, maxBodyBytes);
+            return ctx.req().getInputStream().isFinished() || BodyReader.drain(ctx, maxBodyBytes);
         } catch (IOException | IllegalStateException e) {
             return false;
         }
