@@ -6,7 +6,11 @@ import ai.djl.ndarray.NDList;
 /**
  * A linear layer through fbgemm's dynamic int8 product: the weight quantized once to int8 (one scale for the
  * matrix) and packed, the activations quantized to uint8 per call from their own range, int32 accumulation and a
- * float32 result. {@code ./sam3 bench precision} measures it against float32 to decide whether an int8 mode earns
+ * float32 result. The weight keeps 7 bits (-64..63, symmetric): without VNNI, fbgemm's AVX2 kernel adds each pair
+ * of uint8 × int8 products in 16 bits with saturation, which full-range weights overflow (on a Zen 1, errors of up
+ * to 0.27 in a product whose rounding accounts for a few hundredths). PyTorch's dynamic quantization halves the
+ * activations' range for the same reason; this operator quantizes the activations itself, so the weight gives the
+ * bit. {@code ./sam3 bench precision} measures it against float32 to decide whether an int8 mode earns
  * its place on CPUs without bfloat16 instructions; the engine does not serve it ({@code docs/PERFORMANCE.md},
  * "int8"). A per-channel scale would change only the epilogue that rescales each output column, not the product
  * whose speed is measured.

@@ -23,8 +23,8 @@ class Int8LinearTest {
                 NDArray actual = layer.forward(x);
                 assertArrayEquals(new long[] {2, 33, 48}, actual.getShape().getShape());
                 float[] values = actual.toFloatArray();
-                // x spans about ±4.5 in 255 uint8 steps and the weight ±0.45 in 255 int8 steps: over 64 terms
-                // the rounding errors add up to a few hundredths.
+                // x spans about ±4.5 in 255 uint8 steps and the weight ±0.45 in 127 steps: over 64 terms the
+                // rounding errors add up to a few hundredths (a product that saturates is off by tenths).
                 assertArrayEquals(expected, values, 0.1f);
                 double worst = 0;
                 for (int i = 0; i < values.length; i++) {
