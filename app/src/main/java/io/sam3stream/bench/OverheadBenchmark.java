@@ -69,7 +69,7 @@ public final class OverheadBenchmark {
      * deleted afterwards), runs the load against it and stops it.
      *
      * @param model      a small model (the tiny golden {@code sam3-tiny.pt}, or the demo model)
-     * @param threads    libtorch intra-op threads of the worker
+     * @param threads    libtorch intra-op threads of the worker (0: as it chooses them for the model)
      */
     public static Measurement againstEmbeddedStack(ModelSource model, int threads, Load load,
             Consumer<String> log) throws IOException, InterruptedException {

@@ -94,7 +94,7 @@ public final class PipelineBenchmark {
 
     /**
      * @param model      a small model (the tiny golden {@code sam3-tiny.pt}, or the demo model)
-     * @param threads    libtorch intra-op threads
+     * @param threads    libtorch intra-op threads (0: as a worker chooses them for the model)
      * @param requests   timed requests per measurement (as many again warm up)
      */
     public static Result run(ModelSource model, int threads, int requests, Consumer<String> log) {

@@ -14,8 +14,6 @@ import io.sam3stream.bench.PrecisionBenchmark;
 import io.sam3stream.bench.ProcessMemory;
 import io.sam3stream.bench.ResultTable;
 import io.sam3stream.bench.UpstreamAnchor;
-import io.sam3stream.config.Knob;
-import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
 import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.ModelSource;
@@ -49,12 +47,10 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
 
     /**
-     * Intra-op threads of the tiny-checkpoint measurements. Its operators are too small to gain from a second
-     * thread, and on two cores the host stages, the broker and the facade need the other core: with two, each
-     * operator's fork-join waits for a thread the scheduler gave to someone else (measured: the forward several
-     * times slower as soon as the machine is loaded).
+     * Intra-op threads of the small-model measurements: 0, the worker's own default, which gives a small model one
+     * thread ({@link io.sam3stream.engine.IntraOpThreads}), so that they measure what a worker runs.
      */
-    static final String SMALL_MODEL_THREADS = "1";
+    static final String WORKER_THREADS = "0";
 
     /** The tiny golden checkpoint, where it lies in a source checkout. */
     static final Path TINY_CHECKPOINT = Path.of("engine/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
@@ -84,7 +80,7 @@ public final class BenchCommand implements Callable<Integer> {
             forwardRows(table, ForwardBenchmark.run(
                     new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false), log));
             imagingRows(table, ImagingBenchmark.run(10, 15, log));
-            int smallModelThreads = Integer.parseInt(SMALL_MODEL_THREADS);
+            int smallModelThreads = Integer.parseInt(WORKER_THREADS);
             pipelineRows(table, PipelineBenchmark.run(smallModel(checkpoint, log), smallModelThreads, 200, log));
             OverheadBenchmark.Load load = Http.defaultLoad();
             httpRows(table, load, OverheadBenchmark.againstEmbeddedStack(smallModel(checkpoint, log),
@@ -157,8 +153,9 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
-                description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--threads", defaultValue = WORKER_THREADS,
+                description = "libtorch intra-op threads; 0 = as a worker chooses them for the model"
+                        + " (default: ${DEFAULT-VALUE}).")
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
@@ -259,8 +256,9 @@ public final class BenchCommand implements Callable<Integer> {
                 description = "A running stack's facade, e.g. http://127.0.0.1:20000 (default: start one here).")
         private URI url;
 
-        @Option(names = "--threads", defaultValue = SMALL_MODEL_THREADS,
-                description = "libtorch intra-op threads of the worker started here (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--threads", defaultValue = WORKER_THREADS,
+                description = "libtorch intra-op threads of the worker started here; 0 = as a worker chooses them"
+                        + " for the model (default: ${DEFAULT-VALUE}).")
         private int threads;
 
         @Option(names = "--checkpoint", paramLabel = "<sam3-tiny.pt>",
@@ -389,8 +387,7 @@ public final class BenchCommand implements Callable<Integer> {
     private static int measure(CommandSpec spec, int threads, Measurement measurement) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (threads > 0) {
-            EngineFactory.configureThreads(Settings.fromEnvironment().with(Knob.SAM3_NUM_THREADS,
-                    Integer.toString(threads)));
+            EngineFactory.applyThreads(threads);
         }
         out.println("machine: " + MachineInfo.describe());
         out.flush();

@@ -17,7 +17,8 @@ public enum Knob {
     SAM3_NATIVE_LIB("", "native islands library to load instead of the one bundled in the jar (the ttnn build on a p150)"),
     SAM3_PRECISION("auto", "number format of the cpu backend: auto (bf16 where the CPU has amx_bf16 or avx512_bf16"
             + " and the model's ViT is at least 512 wide, else fp32), fp32 (upstream's numerics), bf16 (bfloat16 weights and products)"),
-    SAM3_NUM_THREADS("0", 0, 256, "intra-op threads of the model (0 = all cores)"),
+    SAM3_NUM_THREADS("0", 0, 256, "intra-op threads of the model (0 = every core for a model of the released size,"
+            + " one for a small one such as the demo model, whose operators are too small to split)"),
     OMP_WAIT_POLICY("", "what libtorch's OpenMP threads do at the end of an operator (read by libgomp when libtorch"
             + " loads): PASSIVE, which the launcher and the worker image set, makes them sleep at once, and then the"
             + " small-operator modules keep every intra-op thread; unset or ACTIVE, they spin first, and those"

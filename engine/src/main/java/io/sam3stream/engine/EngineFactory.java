@@ -11,6 +11,7 @@ import io.sam3stream.config.Settings;
 import io.sam3stream.imaging.ImageDecoder;
 import io.sam3stream.imaging.ImageLimits;
 import io.sam3stream.model.Sam3Model;
+import io.sam3stream.model.config.Sam3Config;
 import io.sam3stream.model.neck.NeckLevels;
 import io.sam3stream.model.nn.Precision;
 import io.sam3stream.text.BpeVocabulary;
@@ -36,10 +37,10 @@ public final class EngineFactory {
      * @param progress receives the start-up steps ("Loading checkpoint ...", ...) as they begin
      */
     public static Sam3Segmenter create(Settings settings, ModelSource source, Consumer<String> progress) {
-        int threads = configureThreads(settings);
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
         PrecisionChoice precision = PrecisionChoice.of(settings, source.config());
         Sam3Model model = loadModel(settings, source, NeckLevels.USED, progress);
+        int threads = IntraOpThreads.of(settings, source.config()).count();
         ClipTokenizer tokenizer = new ClipTokenizer(BpeVocabulary.fromSettings(settings, source.folder()));
         ImageDecoder decoder = new ImageDecoder(new ImageLimits(settings.getInt(Knob.SAM3_MAX_SIDE),
                 settings.getLong(Knob.SAM3_MAX_PIXELS)));
@@ -58,7 +59,7 @@ public final class EngineFactory {
      */
     public static Sam3Model loadModel(Settings settings, ModelSource source, NeckLevels levels,
             Consumer<String> progress) {
-        configureThreads(settings);
+        IntraOpThreads threads = configureThreads(settings, source.config());
         String backend = settings.getChoice(Knob.SAM3_BACKEND, BACKENDS);
         DeviceSettings.meshShape(settings);
         if (backend.equals("tt") && !settings.isSet(Knob.SAM3_NATIVE_LIB)) {
@@ -68,6 +69,7 @@ public final class EngineFactory {
         PrecisionChoice choice = PrecisionChoice.of(settings, source.config());
         Precision precision = choice.precision();
         progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
+        progress.accept("Threads " + threads.count() + ": " + threads.reason());
         progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
         try (WeightSource weights = new LoadProgress(source.weights(), checkpointBytes(source), progress)) {
             if (backend.equals("cpu")) {
@@ -75,7 +77,8 @@ public final class EngineFactory {
                 return Sam3Model.load(weights, source.config(), levels, precision);
             }
             progress.accept("Opening device " + backend + " ...");
-            NativeIslands islands = NativeIslands.open(DeviceSettings.options(settings), source.config(), weights);
+            NativeIslands islands = NativeIslands.open(DeviceSettings.options(settings, threads.count()),
+                    source.config(), weights);
             try {
                 return Sam3Model.load(weights, source.config(), levels, precision, NativeIslandModules.of(islands));
             } catch (RuntimeException e) {
@@ -96,14 +99,17 @@ public final class EngineFactory {
     }
 
     /**
-     * Sets libtorch's intra-op threads from {@code SAM3_NUM_THREADS} (0 = every core this process may use);
-     * inter-op parallelism is off because one forward runs at a time.
+     * Sets libtorch's intra-op threads as {@link IntraOpThreads} resolves them for this model; inter-op parallelism
+     * is off because one forward runs at a time.
      */
-    public static int configureThreads(Settings settings) {
-        int threads = settings.getInt(Knob.SAM3_NUM_THREADS);
-        if (threads == 0) {
-            threads = Runtime.getRuntime().availableProcessors();
-        }
+    public static IntraOpThreads configureThreads(Settings settings, Sam3Config model) {
+        IntraOpThreads threads = IntraOpThreads.of(settings, model);
+        applyThreads(threads.count());
+        return threads;
+    }
+
+    /** Sets libtorch's intra-op threads to {@code threads}, with inter-op parallelism off. */
+    public static void applyThreads(int threads) {
         // read once, when the PyTorch engine starts: the inter-op count can only be set before any parallel work
         System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(threads));
         System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
@@ -111,6 +117,5 @@ public final class EngineFactory {
         // intra-op count applied now rather than silently keeping the first one
         Engine.getEngine(PtEngine.ENGINE_NAME);
         JniUtils.setNumThreads(threads);
-        return threads;
     }
 }

@@ -39,15 +39,16 @@ public final class DeviceSettings {
 
     /**
      * {@code TT_DEVICE_ID}, {@code SAM3_L1_SMALL_SIZE}, {@code SAM3_TRACE_REGION_SIZE}, {@code TT_FUSED} for the
-     * card; {@code SAM3_NUM_THREADS} for the host implementation, where 0 means the processors this JVM may use
-     * (which, unlike the hardware thread count, honours container CPU limits).
+     * card, and the host implementation's threads.
+     *
+     * @param hostThreads the threads of the host implementation: the model's intra-op threads, as the engine
+     *                    resolved them from {@code SAM3_NUM_THREADS}
      */
-    public static DeviceOptions options(Settings settings) {
-        int threads = settings.getInt(Knob.SAM3_NUM_THREADS);
+    public static DeviceOptions options(Settings settings, int hostThreads) {
         return new DeviceOptions(settings.getInt(Knob.TT_DEVICE_ID),
                 settings.getLong(Knob.SAM3_L1_SMALL_SIZE),
                 settings.getLong(Knob.SAM3_TRACE_REGION_SIZE),
-                threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
+                hostThreads,
                 settings.getBoolean(Knob.TT_FUSED));
     }
 }

@@ -16,18 +16,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DeviceSettingsTest {
 
     @Test
-    void takesEveryDeviceKnobFromTheEnvironment() {
+    void takesEveryDeviceKnobFromTheEnvironmentAndTheHostThreadsFromTheEngine() {
         Settings settings = Settings.from(Map.of("TT_DEVICE_ID", "1", "SAM3_L1_SMALL_SIZE", "32768",
-                "SAM3_TRACE_REGION_SIZE", "6434816", "SAM3_NUM_THREADS", "3", "TT_FUSED", "0"));
+                "SAM3_TRACE_REGION_SIZE", "6434816", "TT_FUSED", "0"));
 
-        assertEquals(new DeviceOptions(1, 32768, 6434816, 3, false), DeviceSettings.options(settings));
+        assertEquals(new DeviceOptions(1, 32768, 6434816, 3, false), DeviceSettings.options(settings, 3));
     }
 
     @Test
-    void defaultsAreTheSeedsFusedDeviceAndEveryProcessorOfThisJvm() {
-        DeviceOptions options = DeviceSettings.options(Settings.from(Map.of()));
+    void defaultsAreTheSeedsFusedDevice() {
+        DeviceOptions options = DeviceSettings.options(Settings.from(Map.of()), 2);
 
-        assertEquals(new DeviceOptions(0, 0, 90_000_000, Runtime.getRuntime().availableProcessors(), true), options);
+        assertEquals(new DeviceOptions(0, 0, 90_000_000, 2, true), options);
     }
 
     @ParameterizedTest
