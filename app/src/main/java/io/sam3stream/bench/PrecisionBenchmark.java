@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes (and the segmentation
- * head's largest convolution): each operator in float32 as the engine serves it and in the bfloat16 form
+ * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes (and, where the CPU
+ * multiplies bfloat16 natively, the segmentation head's largest convolution): each operator in float32 as the engine serves it and in the bfloat16 form
  * {@code SAM3_PRECISION=bf16} runs (float32 in and out, the narrowing and widening included), interleaved run by run
  * so that both see the same machine; on a CPU with AVX512-BF16, each attention (the ViT's two and the fusion
  * encoder's self-attention) also in sam3's native bfloat16 kernel ({@link NativeBf16Attention}), once per body that
@@ -105,7 +105,14 @@ public final class PrecisionBenchmark {
                     () -> FusedOps.attention(fusion[0], fusion[1], fusion[2], null),
                     () -> FusedOps.attentionBf16(fusion[0], fusion[1], fusion[2], null), log));
             out.addAll(nativeAttention(fusionAttention, fusion, runs, log));
-            out.add(pixelDecoderConvolution(m, runs, log));
+            if (FusedOps.oneDnnMultipliesBf16()) {
+                out.add(pixelDecoderConvolution(m, runs, log));
+            } else {
+                // without bfloat16 instructions libtorch convolves bfloat16 on one thread in generic code: more
+                // than ten minutes for this one row on a Zen 1, for a mode that auto never picks there
+                log.accept("pixel decoder 3x3 convolution: bf16 not measured, this CPU has no bfloat16"
+                        + " instructions");
+            }
             try (Int8Linear fc1Int8 = Int8Linear.quantize(w1, b1); Int8Linear fc2Int8 = Int8Linear.quantize(w2, b2)) {
                 out.add(compare("fc1 product (5184 x 1024 -> 4736)", "int8", runs, fc1, () -> fc1Int8.forward(x),
                         log));
