@@ -20,12 +20,13 @@ import java.util.function.Supplier;
 
 /**
  * What reduced precision buys on this CPU, operator by operator at the full-size ViT's shapes (and, where the CPU
- * multiplies bfloat16 natively, the segmentation head's largest convolution): each operator in float32 as the engine serves it and in the bfloat16 form
- * {@code SAM3_PRECISION=bf16} runs (float32 in and out, the narrowing and widening included), interleaved run by run
- * so that both see the same machine; on a CPU with AVX512-BF16, each attention (the ViT's two and the fusion
- * encoder's self-attention) also in sam3's native bfloat16 kernel ({@link NativeBf16Attention}), once per body that
- * runs here (vectors, and tiles where the CPU has AMX); then the linear
- * layers in fbgemm's dynamic int8 form ({@link Int8Linear}), the candidate for CPUs without bfloat16 instructions.
+ * multiplies bfloat16 natively, the segmentation head's largest convolution): each operator in float32 as the
+ * engine serves it and in the bfloat16 form {@code SAM3_PRECISION=bf16} runs (float32 in and out, the narrowing and
+ * widening included), interleaved run by run so that both see the same machine; on a CPU with AVX512-BF16, each
+ * attention (the ViT's two and the fusion encoder's self-attention) also in sam3's native bfloat16 kernel
+ * ({@link NativeBf16Attention}), once per body that runs here (vectors, and tiles where the CPU has AMX); then the
+ * linear layers in fbgemm's dynamic int8 form ({@link Int8Linear}), the candidate for CPUs without bfloat16
+ * instructions.
  * These are the figures that decide {@code auto}: the linear layers are the ViT's bulk, and attention is only moved
  * to bfloat16 where it wins. Each reduced form also reports how far its result lies from the float32 one.
  */
