@@ -58,7 +58,9 @@ public final class ErrorResponses {
             return false;
         }
         try {
-            if (error.status() == 413) { // before the body's stream is opened: opening it asks a waiting client for it
+            // a 413 is decided before the body's stream is opened here: opening it sends 100 Continue to a client
+            // that asked first, which must be told to send only a body that the linger then reads
+            if (error.status() == 413) {
                 BodyReader.lingerAfterTooLarge(ctx, maxBodyBytes);
                 return false;
             }
