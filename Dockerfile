@@ -15,9 +15,10 @@ RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests package
 # ---- worker: the engine on the CPU backend, one record at a time ----------------------------------------------
 FROM eclipse-temurin:17-jre AS worker
 # curl serves the compose health check of GET /health/ready; libdeflate inflates PNG requests about twice as fast
-# as the JDK's zlib (the native library loads it where present); uid 10001: recent Ubuntu bases already hold uid
-# 1000; the mounted HF cache only has to be world-readable
-RUN apt-get update && apt-get install -y --no-install-recommends curl libdeflate0 && rm -rf /var/lib/apt/lists/* \
+# as the JDK's zlib (the native library loads it where present); jemalloc serves libtorch's allocations (below);
+# uid 10001: recent Ubuntu bases already hold uid 1000; the mounted HF cache only has to be world-readable
+RUN apt-get update && apt-get install -y --no-install-recommends curl libdeflate0 libjemalloc2 \
+    && rm -rf /var/lib/apt/lists/* \
     && useradd --uid 10001 --create-home sam3
 WORKDIR /app
 COPY --from=build /src/worker/target/sam3-worker.jar /app/
@@ -28,13 +29,16 @@ USER sam3
 # /metrics (Prometheus), /health/live and /health/ready on the JDK's own HTTP server (SAM3_WORKER_HTTP_PORT)
 ENV SAM3_WORKER_HTTP_PORT=9400
 EXPOSE 9400
-# libtorch frees activations with free(): two glibc arenas and a fixed 1 MiB mmap threshold return them to the
-# system instead of keeping them in per-thread arenas (0.4-0.8 GB less at the full-size peak; docs/PERFORMANCE.md);
-# transparent huge pages behind those mappings make their first touch cheaper (the bf16 forward 7-9 % faster).
-# libtorch's OpenMP threads sleep at once at the end of a parallel operator instead of spinning, which beside other
-# CPU-bound containers gives the core to the thread the operator waits for (docs/PERFORMANCE.md, "OpenMP threads
-# that sleep").
-ENV MALLOC_ARENA_MAX=2 \
+# The allocator and thread settings of the launcher (sam3), which explains each. libtorch's activations come from
+# jemalloc, which reuses freed pages (one arena for every size, transparent huge pages, idle pages returned by a
+# background thread); SAM3_ALLOCATOR=glibc with an empty LD_PRELOAD gives glibc's malloc, with two arenas and a
+# fixed 1 MiB mmap threshold (0.2-0.3 GB lower peak, slower: docs/PERFORMANCE.md, "jemalloc"). libtorch's OpenMP
+# threads sleep at once at the end of a parallel operator instead of spinning, which beside other CPU-bound
+# containers gives the core to the thread the operator waits for ("OpenMP threads that sleep").
+ENV SAM3_ALLOCATOR=jemalloc \
+    LD_PRELOAD=libjemalloc.so.2 \
+    MALLOC_CONF=oversize_threshold:0,thp:always,background_thread:true \
+    MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=1048576 \
     GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
     OMP_WAIT_POLICY=PASSIVE

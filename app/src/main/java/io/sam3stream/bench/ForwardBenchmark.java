@@ -40,6 +40,9 @@ public final class ForwardBenchmark {
     /** Prompts 2..4 on a cached image; each mode gets its own so that no text encoding is cached either. */
     private static final List<String> EXTRA_PROMPTS = List.of("a cat", "a person", "a bicycle");
 
+    /** The most prompts after the first that one forward is measured with. */
+    public static final int MAX_EXTRA_PROMPTS = EXTRA_PROMPTS.size();
+
     /**
      * @param threads      libtorch intra-op threads
      * @param passes       timed forwards per mode

@@ -1,6 +1,8 @@
 package io.sam3stream.bench;
 
+import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
+import io.sam3stream.engine.NativeAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +18,12 @@ public final class MachineInfo {
 
     private MachineInfo() {}
 
-    /** One line: model and the flags that pick libtorch's kernels, cores, memory, load average. */
+    /** One line: model and the flags that pick libtorch's kernels, cores, memory, the C allocator, load average. */
     public static String describe() {
-        return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, load average %s",
+        return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, allocator %s, load average %s",
                 CpuFeatures.host().summary(), Runtime.getRuntime().availableProcessors(),
-                field(lines("/proc/meminfo"), "MemTotal"), loadAverage());
+                field(lines("/proc/meminfo"), "MemTotal"), NativeAllocator.current(Settings.fromEnvironment()).name(),
+                loadAverage());
     }
 
     /** The 1-, 5- and 15-minute load averages. */

@@ -31,6 +31,7 @@ import java.util.function.DoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -51,6 +52,14 @@ public final class BenchCommand implements Callable<Integer> {
      * thread ({@link io.sam3stream.engine.IntraOpThreads}), so that they measure what a worker runs.
      */
     static final String WORKER_THREADS = "0";
+
+    /** Bounds of the options: wide enough for any measurement, narrow enough that none overflows or never ends. */
+    private static final int MAX_THREADS = 256;
+    private static final int MAX_RUNS = 1000;
+    private static final int MAX_REQUESTS = 10_000_000;
+    private static final int MAX_IN_FLIGHT = 10_000;
+    private static final double MAX_RATE = 100_000;
+    private static final double MAX_SECONDS = 86_400;
 
     /** The tiny golden checkpoint, where it lies in a source checkout. */
     static final Path TINY_CHECKPOINT = Path.of("engine/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
@@ -76,6 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        within(spec, "--threads", threads, 1, MAX_THREADS);
+        within(spec, "--passes", passes, 1, MAX_RUNS);
         return measure(spec, threads, (table, log) -> {
             forwardRows(table, ForwardBenchmark.run(
                     new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false), log));
@@ -121,6 +132,9 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--threads", threads, 1, MAX_THREADS);
+            within(spec, "--passes", passes, 1, MAX_RUNS);
+            within(spec, "--extra-prompts", extraPrompts, 0, ForwardBenchmark.MAX_EXTRA_PROMPTS);
             return measure(spec, threads, (table, log) -> {
                 forwardRows(table, ForwardBenchmark.run(
                         new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32, opByOp), log));
@@ -167,6 +181,8 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--threads", threads, 0, MAX_THREADS);
+            within(spec, "--requests", requests, 1, MAX_REQUESTS);
             return measure(spec, threads, (table, log) -> {
                 pipelineRows(table, PipelineBenchmark.run(smallModel(checkpoint, log), threads, requests, log));
                 return 0;
@@ -190,6 +206,8 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--threads", threads, 1, MAX_THREADS);
+            within(spec, "--runs", runs, 1, MAX_RUNS);
             return measure(spec, threads, (table, log) -> {
                 List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, log);
                 BlockBenchmark.Step control = steps.get(0);
@@ -225,6 +243,8 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--threads", threads, 1, MAX_THREADS);
+            within(spec, "--runs", runs, 1, MAX_RUNS);
             return measure(spec, threads, (table, log) -> {
                 log.accept("SAM3_PRECISION=auto picks "
                         + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
@@ -288,6 +308,10 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--threads", threads, 0, MAX_THREADS);
+            positive(spec, "--rate", rate, MAX_RATE);
+            positive(spec, "--seconds", seconds, MAX_SECONDS);
+            within(spec, "--warmup-seconds", warmupSeconds, 0, MAX_SECONDS);
             return measure(spec, threads, (table, log) -> {
                 OverheadBenchmark.Load load =
                         new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
@@ -318,6 +342,8 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--jobs", jobs, 1, MAX_REQUESTS);
+            within(spec, "--requests", requests, 1, MAX_REQUESTS);
             return measure(spec, 0, (table, log) -> {
                 JobLookupBenchmark.Result r = JobLookupBenchmark.run(jobs, requests, log);
                 table.add(new ResultTable.Row(String.format(Locale.ROOT, "GET /v1/jobs/{id} p99, %,d jobs stored",
@@ -353,6 +379,9 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            within(spec, "--images", images, 1, MAX_REQUESTS);
+            within(spec, "--cores", cores, 1, MAX_THREADS);
+            within(spec, "--in-flight", inFlight, 1, MAX_IN_FLIGHT);
             if (!Files.isRegularFile(TINY_CHECKPOINT)) {
                 spec.commandLine().getErr().println("sam3 bench label needs the tiny checkpoint of a source checkout"
                         + " (" + TINY_CHECKPOINT + "); run it from the repository root");
@@ -372,6 +401,27 @@ public final class BenchCommand implements Callable<Integer> {
                 return 0;
             });
         }
+    }
+
+    /** Refuses an option value outside {@code min..max} before anything is built or measured. */
+    private static void within(CommandSpec spec, String option, double value, double min, double max) {
+        if (!(value >= min && value <= max)) {
+            throw new ParameterException(spec.commandLine(), option + " must be within " + number(min) + ".."
+                    + number(max) + ", not " + number(value));
+        }
+    }
+
+    /** Refuses an option value that is not above 0 and at most {@code max}. */
+    private static void positive(CommandSpec spec, String option, double value, double max) {
+        if (!(value > 0 && value <= max)) {
+            throw new ParameterException(spec.commandLine(), option + " must be above 0 and at most " + number(max)
+                    + ", not " + number(value));
+        }
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
+                : Double.toString(value);
     }
 
     /** What a benchmark command measures: rows into the table, progress lines to the log; its exit status. */

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** The stages and instructions of the repository's Dockerfile, as far as the deployment tests need them. */
@@ -36,6 +38,27 @@ final class Dockerfile {
         List<String> exposed() {
             return instructions.stream().filter(i -> i.keyword().equals("EXPOSE"))
                     .flatMap(i -> Arrays.stream(i.arguments().trim().split("\\s+"))).toList();
+        }
+
+        /** The variables its {@code ENV key=value ...} instructions set, the last setting of each. */
+        Map<String, String> env() {
+            Map<String, String> env = new LinkedHashMap<>();
+            instructions.stream().filter(i -> i.keyword().equals("ENV"))
+                    .flatMap(i -> Arrays.stream(i.arguments().trim().split("\\s+")))
+                    .map(pair -> pair.split("=", 2))
+                    .forEach(pair -> env.put(pair[0], pair.length == 2 ? pair[1] : ""));
+            return env;
+        }
+
+        /** The packages its {@code RUN apt-get install} instructions install. */
+        List<String> aptPackages() {
+            return instructions.stream().filter(i -> i.keyword().equals("RUN"))
+                    .flatMap(i -> Arrays.stream(i.arguments().split("&&")))
+                    .map(String::trim)
+                    .filter(command -> command.startsWith("apt-get install"))
+                    .flatMap(command -> Arrays.stream(command.split("\\s+")).skip(2))
+                    .filter(word -> !word.startsWith("-"))
+                    .toList();
         }
 
         /** The exec-form ENTRYPOINT. */

@@ -10,6 +10,7 @@ import io.sam3stream.worker.WorkerCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -122,5 +123,27 @@ class DockerfileTest {
         assertEquals(WorkerCommand.class.getName(), mainClass.group(1));
         // a supervisor without HTTP probes appends --ready-file to the entrypoint
         assertNotNull(new CommandLine(new WorkerCommand()).getCommandSpec().findOption("--ready-file"));
+    }
+
+    @Test
+    void workerImagePreloadsTheJemallocItInstallsWithTheLaunchersSettings() {
+        Dockerfile.Stage worker = DOCKERFILE.stage("worker");
+        Map<String, String> env = worker.env();
+        assertEquals("jemalloc", env.get("SAM3_ALLOCATOR"), "worker ENV " + env);
+        assertEquals("libjemalloc.so.2", env.get("LD_PRELOAD"), "worker ENV " + env);
+        assertTrue(worker.aptPackages().contains("libjemalloc2"),
+                "the worker image preloads libjemalloc.so.2 but installs only " + worker.aptPackages());
+        Matcher launcherDefault = Pattern.compile("MALLOC_CONF=\"\\$\\{MALLOC_CONF-([^}]*)}\"")
+                .matcher(RepositoryFiles.text("sam3"));
+        assertTrue(launcherDefault.find(), "the launcher sam3 sets a default MALLOC_CONF");
+        assertEquals(launcherDefault.group(1), env.get("MALLOC_CONF"),
+                "the image configures jemalloc as the launcher does");
+        for (String glibcSetting : List.of("MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "GLIBC_TUNABLES",
+                "OMP_WAIT_POLICY")) {
+            Matcher launcher = Pattern.compile(glibcSetting + "=\"\\$\\{" + glibcSetting + ":?-([^}]*)}\"")
+                    .matcher(RepositoryFiles.text("sam3"));
+            assertTrue(launcher.find(), "the launcher sets " + glibcSetting);
+            assertEquals(launcher.group(1), env.get(glibcSetting), glibcSetting + " as the launcher sets it");
+        }
     }
 }

@@ -70,6 +70,8 @@ public final class EngineFactory {
         Precision precision = choice.precision();
         progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
         progress.accept("Threads " + threads.count() + ": " + threads.reason());
+        NativeAllocator allocator = NativeAllocator.current(settings);
+        progress.accept("Allocator " + allocator.name() + ": " + allocator.explanation());
         progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
         try (WeightSource weights = new LoadProgress(source.weights(), checkpointBytes(source), progress)) {
             if (backend.equals("cpu")) {
