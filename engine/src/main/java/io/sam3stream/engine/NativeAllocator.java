@@ -50,7 +50,7 @@ public record NativeAllocator(String name, String explanation) {
         return new NativeAllocator(GLIBC, setting + ", but libjemalloc.so.2 is not loaded in this process: install"
                 + " it (Debian: apt-get install libjemalloc2) and start through ./sam3, or preload it"
                 + " (LD_PRELOAD=libjemalloc.so.2); on glibc's malloc large activations are mapped afresh, which made"
-                + " a full-size extra prompt about 1.6x as long (docs/PERFORMANCE.md, \"jemalloc\")");
+                + " a full-size extra prompt 1.25-1.7x as long (docs/PERFORMANCE.md, \"jemalloc\")");
     }
 
     /** The path column of a {@code maps} file: every file mapped into the process (empty where unreadable). */
