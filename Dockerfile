@@ -32,7 +32,7 @@ EXPOSE 9400
 # The allocator and thread settings of the launcher (sam3), which explains each. libtorch's activations come from
 # jemalloc, which reuses freed pages (one arena for every size, transparent huge pages, idle pages returned by a
 # background thread); SAM3_ALLOCATOR=glibc with an empty LD_PRELOAD gives glibc's malloc, with two arenas and a
-# fixed 1 MiB mmap threshold (0.2-0.3 GB lower peak, slower: docs/PERFORMANCE.md, "jemalloc"). libtorch's OpenMP
+# fixed 1 MiB mmap threshold (0.15-0.3 GB lower peak, slower: docs/PERFORMANCE.md, "jemalloc"). libtorch's OpenMP
 # threads sleep at once at the end of a parallel operator instead of spinning, which beside other CPU-bound
 # containers gives the core to the thread the operator waits for ("OpenMP threads that sleep").
 ENV SAM3_ALLOCATOR=jemalloc \

@@ -25,7 +25,7 @@ public enum Knob {
             + " modules run on one thread"),
     SAM3_ALLOCATOR("jemalloc", "C allocator of the model's tensors, chosen by the launcher (sam3) and the worker image:"
             + " jemalloc (preloaded where libjemalloc.so.2 is installed; activations reuse freed pages) or glibc"
-            + " (glibc's malloc: every large activation mapped afresh, about 0.2-0.3 GB lower peak); the engine's"
+            + " (glibc's malloc: every large activation mapped afresh, a peak 0.15-0.3 GB lower); the engine's"
             + " start-up log says which one the process runs with"),
     SAM3_MAX_PROMPTS("4", 1, 64, "most prompts per request"),
     SAM3_MAX_SIDE("4096", 1, 65535, "largest accepted image side in pixels"),
