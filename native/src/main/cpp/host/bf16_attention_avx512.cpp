@@ -17,20 +17,30 @@ namespace {
 
 using namespace bf16_attention_math;
 
-// A register block: 4 queries against 64 keys (4 vectors of 16 scores each), 16 accumulators, plus each query's
-// output (head_dim / 16 vectors). More keys per block would spill the scores out of the 32 vector registers.
-constexpr int kRows = 4;
+// Keys are packed in blocks of 64: per pair of dimensions, 4 vectors of 16 keys.
 constexpr int kGroups = 4;
 constexpr int kBlockKeys = 16 * kGroups;
-// Keys per softmax step: the scores of kRows queries against them are 4 KB of float32.
+// Keys per softmax step: the scores of up to 8 queries against them are 8 KB of float32.
 constexpr int kStepKeys = 4 * kBlockKeys;
+// A register block is Rows queries against Groups vectors of 16 keys, Rows × Groups score accumulators, and the
+// Rows queries' outputs are Rows × head_dim / 16 accumulators. Heads of up to 32 dimensions take 8 queries against
+// 32 keys: their outputs are then 16 independent accumulator chains, enough to keep both vdpbf16ps pipes busy in
+// the probabilities × values product, where 4 queries left 8 chains waiting on the instruction's latency. Wider
+// heads take 4 queries against 64 keys: more output accumulators would spill the 32 vector registers.
+constexpr int kMaxRows = 8;
 
-/** One thread's packed keys and values of the head it works on, and one block's probabilities. */
+template <int kVectors>
+struct RegisterBlock {
+    static constexpr int kRows = kVectors <= 2 ? 8 : 4;
+    static constexpr int kScoreGroups = kVectors <= 2 ? 2 : 4;
+};
+
+/** One thread's packed keys and values of the head it works on, and one step's scores and probabilities. */
 struct Scratch {
     Bf16Buffer keys;
     Bf16Buffer values;
-    alignas(64) float scores[kRows][kStepKeys];
-    alignas(64) uint16_t probabilities[kRows][kStepKeys];
+    alignas(64) float scores[kMaxRows][kStepKeys];
+    alignas(64) uint16_t probabilities[kMaxRows][kStepKeys];
 };
 
 /**
@@ -72,53 +82,56 @@ void pack_values(const uint16_t* v, int64_t ldv, int64_t tokens, int head_dim, i
 }
 
 /**
- * The scores of up to kRows queries against one block of 64 keys, in registers (4 × 4 vectors), written to the
- * float32 score rows; keys past the end score -inf.
+ * The scores of up to Rows queries against Groups vectors of 16 keys of one packed block, starting at vector
+ * first_group, in registers, written to the float32 score rows; keys past the end score -inf.
  */
-inline void score_block(const uint16_t* const* query, const uint16_t* block_keys, int pairs, int64_t first_key,
-                        int64_t kv_tokens, float* scores, int64_t score_stride) {
-    __m512 score[kRows][kGroups];
+template <int Rows, int Groups>
+inline void score_block(const uint16_t* const* query, const uint16_t* block_keys, int first_group, int pairs,
+                        int64_t first_key, int64_t kv_tokens, float* scores, int64_t score_stride) {
+    __m512 score[Rows][Groups];
     #pragma GCC unroll 16
-    for (int r = 0; r < kRows; ++r) {
+    for (int r = 0; r < Rows; ++r) {
         #pragma GCC unroll 16
-        for (int g = 0; g < kGroups; ++g) {
+        for (int g = 0; g < Groups; ++g) {
             score[r][g] = _mm512_setzero_ps();
         }
     }
     for (int d = 0; d < pairs; ++d) {
-        __m512bh key[kGroups];
+        __m512bh key[Groups];
         #pragma GCC unroll 16
-        for (int g = 0; g < kGroups; ++g) {
-            key[g] = as_bf16(_mm512_load_si512(block_keys + (d * kBlockKeys + g * 16) * 2));
+        for (int g = 0; g < Groups; ++g) {
+            key[g] = as_bf16(_mm512_load_si512(block_keys + (d * kBlockKeys + (first_group + g) * 16) * 2));
         }
         #pragma GCC unroll 16
-        for (int r = 0; r < kRows; ++r) {
+        for (int r = 0; r < Rows; ++r) {
             const __m512bh qd = as_bf16(_mm512_set1_epi32(static_cast<int>(load_pair(query[r] + 2 * d))));
             #pragma GCC unroll 16
-            for (int g = 0; g < kGroups; ++g) {
+            for (int g = 0; g < Groups; ++g) {
                 score[r][g] = _mm512_dpbf16_ps(score[r][g], qd, key[g]);
             }
         }
     }
     const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
     #pragma GCC unroll 16
-    for (int g = 0; g < kGroups; ++g) {
+    for (int g = 0; g < Groups; ++g) {
         const __mmask16 live = live_lanes(first_key + g * 16, kv_tokens);
         #pragma GCC unroll 16
-        for (int r = 0; r < kRows; ++r) {
+        for (int r = 0; r < Rows; ++r) {
             _mm512_store_ps(scores + r * score_stride + g * 16, _mm512_mask_blend_ps(live, minus_infinity, score[r][g]));
         }
     }
 }
 
 /**
- * Up to kRows queries of one head against every key: flash-style online softmax over steps of kStepKeys keys.
- * Each step's scores are computed 64 keys at a time in registers and kept in a small float32 buffer (in L1), so
+ * Up to RegisterBlock::kRows queries of one head against every key: flash-style online softmax over steps of
+ * kStepKeys keys. Each step's scores are computed a register block at a time and kept in a small float32 buffer (in L1), so
  * the row maximum and sum, whose horizontal reductions are slow, are taken once per step rather than per 64 keys.
  */
 template <int kVectors>
 void attend_rows(const uint16_t* q, int64_t ldq, int rows, int head_dim, int64_t kv_tokens, float scale_log2,
                  Scratch& scratch, uint16_t* out, int64_t ldo) {
+    constexpr int kRows = RegisterBlock<kVectors>::kRows;
+    constexpr int kScoreGroups = RegisterBlock<kVectors>::kScoreGroups;
     const int pairs = head_dim / 2;
     const uint16_t* query[kRows];
     #pragma GCC unroll 16
@@ -145,8 +158,12 @@ void attend_rows(const uint16_t* q, int64_t ldq, int rows, int head_dim, int64_t
         const int64_t step_vectors = (step_keys + 15) / 16;
         for (int64_t block = 0; block * kBlockKeys < step_keys; ++block) {
             const int64_t first_key = step + block * kBlockKeys;
-            score_block(query, keys + first_key * pairs * 2, pairs, first_key, kv_tokens,
-                        scratch.scores[0] + block * kBlockKeys, kStepKeys);
+            #pragma GCC unroll 4
+            for (int group = 0; group < kGroups; group += kScoreGroups) {
+                score_block<kRows, kScoreGroups>(query, keys + first_key * pairs * 2, group, pairs,
+                                                 first_key + group * 16, kv_tokens,
+                                                 scratch.scores[0] + block * kBlockKeys + group * 16, kStepKeys);
+            }
         }
         #pragma GCC unroll 16
         for (int r = 0; r < kRows; ++r) {
@@ -211,6 +228,7 @@ void attend_rows(const uint16_t* q, int64_t ldq, int rows, int head_dim, int64_t
 template <int kVectors>
 void attend_head_rows(const uint16_t* q, int64_t ldq, int64_t first, int64_t end, int head_dim, int64_t kv_tokens,
                       float scale_log2, Scratch& scratch, uint16_t* out, int64_t ldo) {
+    constexpr int kRows = RegisterBlock<kVectors>::kRows;
     for (int64_t row = first; row < end; row += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, end - row));
         attend_rows<kVectors>(q + row * ldq, ldq, rows, head_dim, kv_tokens, scale_log2, scratch, out + row * ldo,
@@ -226,7 +244,7 @@ void bf16_attention_avx512(const uint16_t* q, const uint16_t* k, const uint16_t*
     const int vectors = (head_dim + 15) / 16;
     const int64_t ld = shape.row_stride;
     const int64_t ldo = static_cast<int64_t>(shape.heads) * head_dim;
-    const Bf16AttentionTasks tasks(shape, pool.size(), kRows);
+    const Bf16AttentionTasks tasks(shape, pool.size(), kMaxRows);
     const float scale_log2 = scale * kLog2E;
     pool.parallel_for(tasks.count(), [&](int64_t index) {
         thread_local Scratch scratch;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -45,6 +46,13 @@ public final class PrecisionBenchmark {
     /** The segmentation head's pixel decoder: 256 channels at 4× the 72² token grid. */
     private static final long MAP_CHANNELS = 256;
     private static final long MAP_SIDE = 288;
+    /** The text encoder: width 1024, MLP 4096, a short prompt's 4 tokens; half of its 24 layers' matrices. */
+    private static final long TEXT_WIDTH = 1024;
+    private static final long TEXT_HIDDEN = 4096;
+    private static final long TEXT_TOKENS = 4;
+    private static final int TEXT_LAYERS = 12;
+    /** The segmentation head's mask product: 201 queries (with the presence token's row) of 256 channels. */
+    private static final long MASK_QUERIES = 201;
 
     /**
      * Median wall and CPU milliseconds of one operator in float32 and in a reduced form, and the reduced form's
@@ -106,6 +114,8 @@ public final class PrecisionBenchmark {
                     () -> FusedOps.attention(fusion[0], fusion[1], fusion[2], null),
                     () -> FusedOps.attentionBf16(fusion[0], fusion[1], fusion[2], null), log));
             out.addAll(nativeAttention(fusionAttention, fusion, runs, log));
+            out.addAll(textEncoderMlp(m, runs, log));
+            out.add(maskProduct(m, runs, log));
             if (FusedOps.oneDnnMultipliesBf16()) {
                 out.add(pixelDecoderConvolution(m, runs, log));
             } else {
@@ -172,6 +182,71 @@ public final class PrecisionBenchmark {
         }
     }
 
+    /**
+     * The text encoder's MLPs for a short prompt (4 tokens) through 12 layers' distinct matrices, so that each product
+     * reads its matrix from memory as a prompt does: float32 as {@code fp32} serves it against bfloat16 with plain
+     * matrices and, where oneDNN multiplies bfloat16 natively, with the blocked ones the engine holds there
+     * ({@link Precision#blocksFewRowMatrices}).
+     */
+    private static List<Comparison> textEncoderMlp(NDManager m, int runs, Consumer<String> log) {
+        NDArray x = m.randomNormal(new Shape(1, TEXT_TOKENS, TEXT_WIDTH));
+        NDArray[][] wide = new NDArray[TEXT_LAYERS][];
+        NDArray[][] narrow = new NDArray[TEXT_LAYERS][];
+        for (int layer = 0; layer < TEXT_LAYERS; layer++) {
+            wide[layer] = new NDArray[] {m.randomNormal(0, 0.03f, new Shape(TEXT_HIDDEN, TEXT_WIDTH), DataType.FLOAT32),
+                m.randomNormal(0, 0.02f, new Shape(TEXT_HIDDEN), DataType.FLOAT32),
+                m.randomNormal(0, 0.015f, new Shape(TEXT_WIDTH, TEXT_HIDDEN), DataType.FLOAT32),
+                m.randomNormal(0, 0.02f, new Shape(TEXT_WIDTH), DataType.FLOAT32)};
+            narrow[layer] = Arrays.stream(wide[layer]).map(FusedOps::toBfloat16).toArray(NDArray[]::new);
+        }
+        Supplier<NDArray> fp32 = () -> layers(x, wide, (in, w) -> {
+            try (NDArray hidden = FusedOps.linearGelu(in, w[0], w[1])) {
+                return FusedOps.linear(hidden, w[2], w[3]);
+            }
+        });
+        Supplier<NDArray> bf16 = () -> layers(x, narrow, (in, w) -> FusedOps.mlpBf16(in, w[0], w[1], w[2], w[3]));
+        String operator = "text encoder MLPs (4 tokens, 1024 -> 4096 -> 1024, 12 layers)";
+        List<Comparison> out = new ArrayList<>();
+        out.add(compare(operator, "bf16", runs, fp32, bf16, log));
+        if (Precision.BF16_LINEAR.blocksFewRowMatrices()) {
+            for (NDArray[] layer : narrow) {
+                for (int matrix : new int[] {0, 2}) {
+                    try (NDArray plain = layer[matrix]) {
+                        layer[matrix] = FusedOps.blockBf16LinearWeight(plain);
+                    }
+                }
+            }
+            out.add(compare(operator, "bf16 blocked", runs, fp32, bf16, log));
+        }
+        return out;
+    }
+
+    /** Each layer's MLP applied to the same input (the rows of a prompt), the last result returned. */
+    private static NDArray layers(NDArray x, NDArray[][] weights,
+            BiFunction<NDArray, NDArray[], NDArray> mlp) {
+        NDArray last = null;
+        for (NDArray[] layer : weights) {
+            if (last != null) {
+                last.close();
+            }
+            last = mlp.apply(x, layer);
+        }
+        return last;
+    }
+
+    /**
+     * The segmentation head's mask product at full size, (201, 256) queries against the (288², 256) channels-last
+     * pixel embedding, in float32 both ways: libtorch's matmul (MKL, whose AVX2 path serves AMD CPUs) against
+     * oneDNN's inner product with the pixels as its matrix, as the engine's graph multiplies it.
+     */
+    private static Comparison maskProduct(NDManager m, int runs, Consumer<String> log) {
+        NDArray queries = m.randomNormal(new Shape(MASK_QUERIES, MAP_CHANNELS));
+        NDArray pixels = m.randomNormal(new Shape(MAP_SIDE * MAP_SIDE, MAP_CHANNELS));
+        NDArray noBias = m.zeros(new Shape(MAP_SIDE * MAP_SIDE));
+        return compare("mask product (201 x 256 against 288x288 pixels)", "fp32 oneDNN", runs,
+                () -> queries.matMul(pixels.transpose()), () -> FusedOps.linear(queries, pixels, noBias), log);
+    }
+
     /** The segmentation head's 3×3 convolution, the engine's {@link Conv2d} layer in float32 and in bfloat16. */
     private static Comparison pixelDecoderConvolution(NDManager m, int runs, Consumer<String> log) {
         NDArray map = m.randomNormal(new Shape(1, MAP_CHANNELS, MAP_SIDE, MAP_SIDE));
@@ -203,7 +278,7 @@ public final class PrecisionBenchmark {
         }
         Comparison c = new Comparison(operator, reducedForm, median(samples[0]), median(samples[1]),
                 median(samples[2]), median(samples[3]), maxErrorInStd(fp32, reduced));
-        log.accept(String.format(Locale.ROOT, "%s: fp32 %.0f ms (cpu %.0f), %s %.0f ms (cpu %.0f), %s differs by at"
+        log.accept(String.format(Locale.ROOT, "%s: fp32 %.1f ms (cpu %.1f), %s %.1f ms (cpu %.1f), %s differs by at"
                 + " most %.4f of the fp32 result's std, load %s", operator, c.fp32Ms(), c.fp32CpuMs(), reducedForm,
                 c.reducedMs(), c.reducedCpuMs(), reducedForm, c.maxErrorInStd(), MachineInfo.loadAverage()));
         return c;

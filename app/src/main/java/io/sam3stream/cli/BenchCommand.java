@@ -224,7 +224,9 @@ public final class BenchCommand implements Callable<Integer> {
     /** {@code sam3 bench precision}. */
     @Command(name = "precision", mixinStandardHelpOptions = true,
             description = {"The full-size ViT's operators (fc1, the MLP, global and windowed attention) and the"
-                    + " segmentation head's 3x3 convolution in float32 and in bfloat16, the ViT's attentions and the"
+                    + " segmentation head's 3x3 convolution in float32 and in bfloat16, the text encoder's MLPs for a"
+                    + " short prompt in bfloat16 with plain and blocked matrices, the mask product by MKL and by"
+                    + " oneDNN, the ViT's attentions and the"
                     + " fusion encoder's self-attention in sam3's native bfloat16 kernel (on a CPU with"
                     + " AVX512-BF16), and the ViT's linear layers"
                     + " in fbgemm's dynamic int8, interleaved, with each reduced"
@@ -250,7 +252,7 @@ public final class BenchCommand implements Callable<Integer> {
                         + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
                 for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, log)) {
                     sideBySide(table, c.operator() + ", " + c.reducedForm(), "fp32", c.reducedMs(), c.fp32Ms(),
-                            c.reducedCpuMs(), c.fp32CpuMs(), BenchCommand::millis);
+                            c.reducedCpuMs(), c.fp32CpuMs(), BenchCommand::millis2);
                 }
                 return 0;
             });

@@ -50,7 +50,21 @@ public record Linear(NDArray weight, NDArray bias, Precision precision, boolean 
      * weights stay held once. Meant for the large layers of the ViT, whose products take most of a forward.
      */
     public Linear withBlockedMatrix() {
-        if (blocked || !precision.blocksLinearMatrices()) {
+        return precision.blocksLinearMatrices() ? reorderedIntoBlocks() : this;
+    }
+
+    /**
+     * This layer with its matrix blocked as {@link #withBlockedMatrix} does, where its precision
+     * {@link Precision#blocksFewRowMatrices blocks few-row matrices}, else this layer. Meant for layers that multiply
+     * a few rows at a time (the text encoder's: a prompt's tokens), whose products read the matrix once, so that a
+     * reorder on every call would multiply their memory traffic.
+     */
+    public Linear withBlockedMatrixForFewRows() {
+        return precision.blocksFewRowMatrices() ? reorderedIntoBlocks() : this;
+    }
+
+    private Linear reorderedIntoBlocks() {
+        if (blocked) {
             return this;
         }
         NDArray reordered = FusedOps.blockBf16LinearWeight(weight);
@@ -60,16 +74,12 @@ public record Linear(NDArray weight, NDArray bias, Precision precision, boolean 
 
     /**
      * Adds {@code name.weight} and {@code name.bias} to a graph's parameters; the graph multiplies in the format
-     * the weight is held in, as {@link #forward} does. Most graphs also attend in that format, so only a module
-     * whose graph takes the attention format separately (the fusion encoder's) may add {@link Precision#BF16_LINEAR}
-     * layers; the others build graphs for {@link Precision#singleFormat} precisions only.
-     *
-     * @throws IllegalStateException for a blocked matrix, which graphs do not multiply
+     * the weight is held in, as {@link #forward} does, a blocked matrix through oneDNN's inner product. Most graphs
+     * also attend in that format, so only a module whose graph takes the attention format separately (the fusion and
+     * text encoders') may add {@link Precision#BF16_LINEAR} layers; the others build graphs for
+     * {@link Precision#singleFormat} precisions only.
      */
     public void addTo(GraphWeights.Builder graph, String name) {
-        if (blocked) {
-            throw new IllegalStateException("graphs take plain matrices, " + name + " is blocked");
-        }
         graph.put(name + ".weight", weight);
         if (bias != null) {
             graph.put(name + ".bias", bias);

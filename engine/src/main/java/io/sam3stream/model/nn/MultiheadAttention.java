@@ -49,6 +49,15 @@ public final class MultiheadAttention {
     }
 
     /**
+     * This attention with its four projections' matrices blocked for products of a few rows
+     * ({@link Linear#withBlockedMatrixForFewRows}); the projections of this object are taken over.
+     */
+    public MultiheadAttention withBlockedMatricesForFewRows() {
+        return new MultiheadAttention(qProj.withBlockedMatrixForFewRows(), kProj.withBlockedMatrixForFewRows(),
+                vProj.withBlockedMatrixForFewRows(), outProj.withBlockedMatrixForFewRows(), heads);
+    }
+
+    /**
      * Adds the projections to a graph's parameters as {@code name.q_proj}, {@code name.k_proj}, {@code name.v_proj}
      * (the three row blocks of {@code in_proj}) and {@code name.out_proj}.
      */

@@ -79,6 +79,18 @@ public record Precision(boolean bf16Linear, boolean bf16Attention) {
     }
 
     /**
+     * True when bfloat16 linear layers that multiply a few rows at a time ({@link Linear#withBlockedMatrixForFewRows}:
+     * the text encoder's, a prompt's 4-32 tokens) hold their matrices in oneDNN's blocked layout: wherever libtorch's
+     * oneDNN multiplies bfloat16 natively ({@link FusedOps#oneDnnMultipliesBf16}). Such a product reads its matrix
+     * once, and a plain matrix is reordered on every call, which at four rows took 2.4-3.6x the blocked product's
+     * time and the full-size text encoder from 0.10-0.14 s to 0.18-0.20 s per prompt on a Zen 5
+     * ({@code docs/PERFORMANCE.md}, "Blocked text encoder matrices").
+     */
+    public boolean blocksFewRowMatrices() {
+        return bf16Linear && FusedOps.oneDnnMultipliesBf16();
+    }
+
+    /**
      * How logs, {@code /info} and the benchmarks name it: "fp32", "bf16", and for {@link #BF16_LINEAR} "bf16
      * (AVX512-BF16 attention)" where {@link NativeBf16Attention} runs its unmasked attentions on this CPU, else
      * "bf16 (fp32 attention)".

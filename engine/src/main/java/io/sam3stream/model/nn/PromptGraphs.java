@@ -10,9 +10,11 @@ import java.util.List;
  * {@link GraphWeights}, so a prompt costs one call per module instead of one JNI call, one dispatch and one Java
  * object per operator. The methods compute what the modules' op-by-op Java forms compute, operator for operator
  * (checked against them and against the golden stages); those forms stay the readable reference and the path taken
- * when {@link ComputeOptions#moduleGraphs} is off. One difference in how, not what: a float32 linear layer of at
- * least 2^21 multiply-adds (the full-size fusion encoder's, decoder's and text encoder's) is oneDNN's product in the
- * graph, which runs at the CPU's widest vectors where libtorch's BLAS may not; the same sums in another order.
+ * when {@link ComputeOptions#moduleGraphs} is off. Differences in how, not what: a float32 product of at least 2^21
+ * multiply-adds (the full-size fusion encoder's, decoder's and text encoder's linear layers, the segmentation head's
+ * mask product) is oneDNN's in the graph, which runs at the CPU's widest vectors where libtorch's BLAS may not; a
+ * bfloat16 layer's blocked matrix ({@link Linear#withBlockedMatrixForFewRows}) is multiplied by oneDNN's inner
+ * product, which applies a GELU to the float32 accumulator before rounding; the same sums in another order.
  *
  * <p>Results are allocated in the manager of the first array argument and must only be read.
  */

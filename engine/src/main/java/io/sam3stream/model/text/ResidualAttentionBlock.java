@@ -28,14 +28,17 @@ final class ResidualAttentionBlock {
         this.proj = proj;
     }
 
-    /** Loads {@code ln_1}, {@code attn} (packed {@code in_proj}), {@code ln_2} and {@code mlp.c_fc/c_proj}. */
+    /**
+     * Loads {@code ln_1}, {@code attn} (packed {@code in_proj}), {@code ln_2} and {@code mlp.c_fc/c_proj}, the matrices
+     * blocked for products of a few rows (a prompt's tokens) where the precision does that.
+     */
     static ResidualAttentionBlock load(Params block, int heads) {
         return new ResidualAttentionBlock(
                 LayerNorm.load(block, "ln_1"),
-                MultiheadAttention.load(block, "attn", heads),
+                MultiheadAttention.load(block, "attn", heads).withBlockedMatricesForFewRows(),
                 LayerNorm.load(block, "ln_2"),
-                Linear.load(block, "mlp.c_fc"),
-                Linear.load(block, "mlp.c_proj"));
+                Linear.load(block, "mlp.c_fc").withBlockedMatrixForFewRows(),
+                Linear.load(block, "mlp.c_proj").withBlockedMatrixForFewRows());
     }
 
     /** Adds this block's parameters under {@code name} to a graph's. */

@@ -75,8 +75,23 @@ class LinearPrecisionTest {
             // the values are exact in bfloat16 (see above), so either layout must give float32's product
             assertArrayEquals(expected, blocked.forward(x).toFloatArray(), 0f);
             assertArrayEquals(expected, blocked.forwardReadOnly(x).toFloatArray(), 0f);
-            if (blocked.blocked()) {
-                assertThrows(IllegalStateException.class, () -> blocked.addTo(GraphWeights.builder(), "layer"));
+        }
+    }
+
+    @Test
+    void everyBf16PrecisionBlocksFewRowMatricesWhereOneDnnMultipliesBf16() {
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray x = m.create(X, new Shape(2, 3));
+            float[] expected = new Linear(m.create(W, new Shape(2, 3)), m.create(BIAS)).forward(x).toFloatArray();
+            Linear fp32 = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), Precision.FP32);
+            assertSame(fp32, fp32.withBlockedMatrixForFewRows());
+            for (Precision narrow : new Precision[] {Precision.BF16_LINEAR, Precision.BF16}) {
+                Linear blocked = Linear.of(m.create(W, new Shape(2, 3)), m.create(BIAS), narrow)
+                        .withBlockedMatrixForFewRows();
+                assertEquals(FusedOps.oneDnnMultipliesBf16(), narrow.blocksFewRowMatrices(), narrow.label());
+                assertEquals(FusedOps.oneDnnMultipliesBf16(), blocked.blocked(), narrow.label());
+                assertSame(blocked, blocked.withBlockedMatrixForFewRows(), "a blocked matrix is not reordered again");
+                assertArrayEquals(expected, blocked.forward(x).toFloatArray(), 0f, narrow.label());
             }
         }
     }
