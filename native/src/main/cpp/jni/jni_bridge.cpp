@@ -1,5 +1,6 @@
 // JNI glue over sam3native.h for io.sam3stream.device.NativeApi. Every entry point converts failures into a
 // Java io.sam3stream.device.DeviceException: a C++ exception never unwinds into the JVM.
+#include <dlfcn.h>
 #include <jni.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "../host/thread_pool.hpp"
 #include "../host/zlib_inflate.hpp"
 #include "io_sam3stream_device_Bf16Attention.h"
+#include "io_sam3stream_device_MklFeatureDispatch.h"
 #include "io_sam3stream_device_NativeApi.h"
 #include "io_sam3stream_device_ZlibInflate.h"
 #include "sam3native.h"
@@ -408,6 +410,34 @@ JNIEXPORT jboolean JNICALL Java_io_sam3stream_device_ZlibInflate_inflate(JNIEnv*
         inflated = done ? JNI_TRUE : JNI_FALSE;
     });
     return inflated;
+}
+
+JNIEXPORT jstring JNICALL Java_io_sam3stream_device_MklFeatureDispatch_loadGlobally(JNIEnv* env, jclass,
+                                                                                jstring path) {
+    return guarded(env, jstring{nullptr}, [&]() -> jstring {
+        const Utf8 file(env, path);
+        // RTLD_GLOBAL puts the library's symbols ahead of those of every library loaded without it (as the JVM
+        // loads libtorch), for the lookups those libraries make through their procedure linkage tables. The
+        // handle is never closed: the library must stay for the life of the process.
+        if (dlopen(file.get(), RTLD_NOW | RTLD_GLOBAL) != nullptr) {
+            return nullptr;
+        }
+        const char* reason = dlerror();
+        return env->NewStringUTF(ascii(reason == nullptr ? "dlopen failed" : reason).c_str());
+    });
+}
+
+JNIEXPORT jstring JNICALL Java_io_sam3stream_device_MklFeatureDispatch_globalDefinitionFile(JNIEnv* env, jclass,
+                                                                                       jstring symbol) {
+    return guarded(env, jstring{nullptr}, [&]() -> jstring {
+        const Utf8 name(env, symbol);
+        void* address = dlsym(RTLD_DEFAULT, name.get());
+        Dl_info info{};
+        if (address == nullptr || dladdr(address, &info) == 0 || info.dli_fname == nullptr) {
+            return nullptr;
+        }
+        return env->NewStringUTF(ascii(info.dli_fname).c_str());
+    });
 }
 
 }  // extern "C"

@@ -2,6 +2,7 @@ package io.sam3stream.bench;
 
 import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
+import io.sam3stream.engine.MklKernels;
 import io.sam3stream.engine.NativeAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,12 +19,16 @@ public final class MachineInfo {
 
     private MachineInfo() {}
 
-    /** One line: model and the flags that pick libtorch's kernels, cores, memory, the C allocator, load average. */
+    /**
+     * One line: model and the flags that pick libtorch's kernels, cores, memory, the C allocator, MKL's kernel
+     * choice, load average.
+     */
     public static String describe() {
-        return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, allocator %s, load average %s",
-                CpuFeatures.host().summary(), Runtime.getRuntime().availableProcessors(),
-                field(lines("/proc/meminfo"), "MemTotal"), NativeAllocator.current(Settings.fromEnvironment()).name(),
-                loadAverage());
+        Settings settings = Settings.fromEnvironment();
+        return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, allocator %s, MKL kernels %s,"
+                + " load average %s", CpuFeatures.host().summary(), Runtime.getRuntime().availableProcessors(),
+                field(lines("/proc/meminfo"), "MemTotal"), NativeAllocator.current(settings).name(),
+                MklKernels.apply(settings).byFeatures() ? "by instruction set" : "MKL's own choice", loadAverage());
     }
 
     /** The 1-, 5- and 15-minute load averages. */

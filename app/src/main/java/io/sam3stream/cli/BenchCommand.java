@@ -14,8 +14,10 @@ import io.sam3stream.bench.PrecisionBenchmark;
 import io.sam3stream.bench.ProcessMemory;
 import io.sam3stream.bench.ResultTable;
 import io.sam3stream.bench.UpstreamAnchor;
+import io.sam3stream.config.Settings;
 import io.sam3stream.engine.CpuFeatures;
 import io.sam3stream.engine.EngineFactory;
+import io.sam3stream.engine.MklKernels;
 import io.sam3stream.engine.ModelSource;
 import io.sam3stream.engine.PrecisionChoice;
 import java.io.PrintWriter;
@@ -438,6 +440,8 @@ public final class BenchCommand implements Callable<Integer> {
      */
     private static int measure(CommandSpec spec, int threads, Measurement measurement) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        // before libtorch's first product, as a worker does at start
+        MklKernels.apply(Settings.fromEnvironment());
         if (threads > 0) {
             EngineFactory.applyThreads(threads);
         }

@@ -27,6 +27,9 @@ public enum Knob {
             + " jemalloc (preloaded where libjemalloc.so.2 is installed; activations reuse freed pages) or glibc"
             + " (glibc's malloc: every large activation mapped afresh, a peak 0.15-0.3 GB lower); the engine's"
             + " start-up log says which one the process runs with"),
+    SAM3_MKL_KERNELS("auto", "which float32 kernels libtorch's MKL runs: auto (chosen by the CPU's instruction sets:"
+            + " AVX-512 also on AMD CPUs that have it, where MKL by itself takes AVX2; its products up to 2.4x as fast"
+            + " there) or vendor (MKL's own choice); the engine's start-up log says which"),
     SAM3_MAX_PROMPTS("4", 1, 64, "most prompts per request"),
     SAM3_MAX_SIDE("4096", 1, 65535, "largest accepted image side in pixels"),
     SAM3_MAX_PIXELS("16777216", 1, 1L << 28, "largest accepted decoded image in pixels (width × height)"),

@@ -13,10 +13,11 @@ import java.util.stream.Collectors;
  * the feature flags. Only the flags that decide libtorch's kernels are interpreted here; the set can be built from
  * any flag list, so the precision choice is tested for every kind of CPU on whichever machine runs the tests.
  *
- * @param model the CPU's model name, or "unknown"
- * @param flags the feature flags, lower case, as {@code lscpu} lists them
+ * @param vendor the CPU's vendor id ({@code GenuineIntel}, {@code AuthenticAMD}), or "unknown"
+ * @param model  the CPU's model name, or "unknown"
+ * @param flags  the feature flags, lower case, as {@code lscpu} lists them
  */
-public record CpuFeatures(String model, Set<String> flags) {
+public record CpuFeatures(String vendor, String model, Set<String> flags) {
 
     /** The flags that matter to the engine's kernels, in the order {@link #summary} lists them. */
     private static final List<String> REPORTED = List.of("avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16",
@@ -26,9 +27,12 @@ public record CpuFeatures(String model, Set<String> flags) {
         flags = Set.copyOf(flags);
     }
 
+    /** The vendor id of AMD's CPUs. */
+    public static final String AMD = "AuthenticAMD";
+
     /** Flags from a space-separated list, as in {@code /proc/cpuinfo}. */
-    public static CpuFeatures of(String model, String flagList) {
-        return new CpuFeatures(model, Arrays.stream(flagList.trim().split("\\s+"))
+    public static CpuFeatures of(String vendor, String model, String flagList) {
+        return new CpuFeatures(vendor, model, Arrays.stream(flagList.trim().split("\\s+"))
                 .filter(f -> !f.isEmpty()).collect(Collectors.toSet()));
     }
 
@@ -38,6 +42,16 @@ public record CpuFeatures(String model, Set<String> flags) {
      */
     public static CpuFeatures host() {
         return Host.FEATURES;
+    }
+
+    /** AVX-512 Foundation (Skylake-SP and later Xeons, Zen 4 on). */
+    public boolean hasAvx512() {
+        return flags.contains("avx512f");
+    }
+
+    /** An AMD CPU, whose vendor some libraries (MKL) choose their kernels by. */
+    public boolean isAmd() {
+        return vendor.equals(AMD);
     }
 
     /** Native bfloat16 dot products in vector registers (AVX512-BF16: Cooper Lake, Sapphire Rapids, Zen 4 on). */
@@ -63,9 +77,9 @@ public record CpuFeatures(String model, Set<String> flags) {
         private static CpuFeatures read(Path cpuinfo) {
             try {
                 List<String> lines = Files.readAllLines(cpuinfo);
-                return of(field(lines, "model name"), field(lines, "flags"));
+                return of(field(lines, "vendor_id"), field(lines, "model name"), field(lines, "flags"));
             } catch (IOException | RuntimeException e) {
-                return new CpuFeatures("unknown", Set.of());
+                return new CpuFeatures("unknown", "unknown", Set.of());
             }
         }
 

@@ -70,6 +70,7 @@ public final class EngineFactory {
         Precision precision = choice.precision();
         progress.accept("Precision " + choice.describe() + " (CPU: " + CpuFeatures.host().summary() + ")");
         progress.accept("Threads " + threads.count() + ": " + threads.reason());
+        progress.accept("MKL kernels " + MklKernels.apply(settings).explanation());
         NativeAllocator allocator = NativeAllocator.current(settings);
         progress.accept("Allocator " + allocator.name() + ": " + allocator.explanation());
         progress.accept("Loading checkpoint " + source.checkpoint() + " ...");
@@ -102,9 +103,11 @@ public final class EngineFactory {
 
     /**
      * Sets libtorch's intra-op threads as {@link IntraOpThreads} resolves them for this model; inter-op parallelism
-     * is off because one forward runs at a time.
+     * is off because one forward runs at a time. MKL's kernels ({@link MklKernels}) are chosen first, since that
+     * has to happen before libtorch's first product.
      */
     public static IntraOpThreads configureThreads(Settings settings, Sam3Config model) {
+        MklKernels.apply(settings);
         IntraOpThreads threads = IntraOpThreads.of(settings, model);
         applyThreads(threads.count());
         return threads;

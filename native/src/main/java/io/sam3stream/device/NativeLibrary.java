@@ -5,6 +5,7 @@ import io.sam3stream.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
@@ -96,22 +97,46 @@ public final class NativeLibrary {
     }
 
     private static String resourcePath() {
-        return "/native/" + platform() + "/" + LIBRARY_FILE;
+        return resourcePath(LIBRARY_FILE);
+    }
+
+    private static String resourcePath(String libraryFile) {
+        return "/native/" + platform() + "/" + libraryFile;
     }
 
     private static void loadPacked() throws IOException {
-        String resource = resourcePath();
+        try {
+            loadPacked(LIBRARY_FILE, file -> System.load(file.toAbsolutePath().toString()));
+        } catch (NoSuchFileException e) {
+            throw new IOException(e.getMessage() + "; build one and point " + PATH_VARIABLE + " at it", e);
+        }
+    }
+
+    /** Something that loads a library file (and may fail with an {@link IOException} saying why not). */
+    interface Loader {
+        void load(Path file) throws IOException;
+    }
+
+    /**
+     * Copies the library {@code libraryFile} packed in this jar for this platform to a temporary file, hands that
+     * file to {@code loader}, and deletes it again: the loaded mapping outlives the file, so nothing is left behind in
+     * the temp folder.
+     *
+     * @throws NoSuchFileException if the jar has no such library for this platform
+     * @throws IOException         if the copy or the loader fails
+     */
+    static void loadPacked(String libraryFile, Loader loader) throws IOException {
+        String resource = resourcePath(libraryFile);
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IOException("no native library for platform " + platform() + " in the jar (" + resource
-                        + "); build one and point " + PATH_VARIABLE + " at it");
+                throw new NoSuchFileException(resource, null, "no " + libraryFile + " for platform " + platform()
+                        + " in the jar");
             }
-            Path file = Files.createTempFile("libsam3native", ".so");
+            Path file = Files.createTempFile(libraryFile.replace(".so", ""), ".so");
             try {
                 Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-                System.load(file.toAbsolutePath().toString());
+                loader.load(file);
             } finally {
-                // The loaded mapping outlives the file: nothing is left behind in the temp folder.
                 Files.deleteIfExists(file);
             }
         }
