@@ -4,6 +4,9 @@ import ai.djl.ndarray.NDManager;
 import com.sun.management.UnixOperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +49,21 @@ record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArr
             lowest = Math.min(lowest, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return lowest;
+    }
+
+    /**
+     * Collects garbage and returns the heap the collector found live: the pools' usage as the collection left them,
+     * which, unlike the heap's current usage, leaves out what other threads allocate once it ends (under a burst of
+     * client threads, each of which takes a fresh allocation buffer at once, that is tens of megabytes).
+     */
+    static long liveHeapAfterCollection() {
+        System.gc();
+        long live = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            MemoryUsage atCollection = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
+            live += atCollection == null ? 0 : atCollection.getUsed();
+        }
+        return live;
     }
 
     private static long openFiles() {
