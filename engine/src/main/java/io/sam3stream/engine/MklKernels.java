@@ -45,9 +45,7 @@ public record MklKernels(boolean byFeatures, String explanation) {
     private static MklKernels apply(String setting, CpuFeatures cpu) {
         String named = Knob.SAM3_MKL_KERNELS + "=" + setting;
         if (!choosesByFeatures(setting, cpu)) {
-            return new MklKernels(false, "MKL's own choice (" + named + (setting.equals(VENDOR)
-                    ? (cpu.isAmd() && cpu.hasAvx512() ? "): AVX2 on this AMD CPU, which has AVX-512" : ")")
-                    : cpu.isAmd() ? "): an AMD CPU without AVX-512" : "): it picks by the instruction sets here"));
+            return new MklKernels(false, "MKL's own choice (" + named + ")" + whyOwnChoice(setting, cpu));
         }
         try {
             MklFeatureDispatch.load();
@@ -57,6 +55,15 @@ public record MklKernels(boolean byFeatures, String explanation) {
             return new MklKernels(false, "AVX2, MKL's own choice on an AMD CPU, although it has AVX-512 and "
                     + named + ": " + e.getMessage() + "; float32 products then take up to 2.4x as long");
         }
+    }
+
+    /** What MKL's own choice means on {@code cpu} where {@code setting} leaves it to MKL. */
+    private static String whyOwnChoice(String setting, CpuFeatures cpu) {
+        boolean amdWithAvx512 = cpu.isAmd() && cpu.hasAvx512();
+        if (setting.equals(VENDOR)) {
+            return amdWithAvx512 ? ": AVX2 on this AMD CPU, which has AVX-512" : "";
+        }
+        return cpu.isAmd() ? ": an AMD CPU without AVX-512" : ": it picks by the instruction sets here";
     }
 
     /**
