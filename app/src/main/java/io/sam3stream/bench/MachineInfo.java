@@ -22,13 +22,16 @@ public final class MachineInfo {
     /**
      * One line: model and the flags that pick libtorch's kernels, cores, memory, the C allocator, MKL's kernel
      * choice, load average.
+     *
+     * @param mklKernels what {@link MklKernels#apply} decided for this process (the caller applies it before
+     *                   libtorch's first product, which a description must not be the one to trigger)
      */
-    public static String describe() {
+    public static String describe(MklKernels mklKernels) {
         Settings settings = Settings.fromEnvironment();
         return String.format(Locale.ROOT, "%s; %d cores for this process, memory %s, allocator %s, MKL kernels %s,"
                 + " load average %s", CpuFeatures.host().summary(), Runtime.getRuntime().availableProcessors(),
                 field(lines("/proc/meminfo"), "MemTotal"), NativeAllocator.current(settings).name(),
-                MklKernels.apply(settings).byFeatures() ? "by instruction set" : "MKL's own choice", loadAverage());
+                mklKernels.byFeatures() ? "by instruction set" : "MKL's own choice", loadAverage());
     }
 
     /** The 1-, 5- and 15-minute load averages. */

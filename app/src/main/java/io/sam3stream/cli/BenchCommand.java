@@ -441,11 +441,11 @@ public final class BenchCommand implements Callable<Integer> {
     private static int measure(CommandSpec spec, int threads, Measurement measurement) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         // before libtorch's first product, as a worker does at start
-        MklKernels.apply(Settings.fromEnvironment());
+        MklKernels mklKernels = MklKernels.apply(Settings.fromEnvironment());
         if (threads > 0) {
             EngineFactory.applyThreads(threads);
         }
-        out.println("machine: " + MachineInfo.describe());
+        out.println("machine: " + MachineInfo.describe(mklKernels));
         out.flush();
         ResultTable table = new ResultTable();
         int status = measurement.fill(table, progress(out));

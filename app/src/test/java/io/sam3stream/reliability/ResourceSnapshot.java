@@ -36,17 +36,19 @@ record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArr
                 liveNdArrays(), residentSetSize(), committed);
     }
 
-    /** Heap in use after full collections, the lowest of three (a collection can miss what a finalizer freed). */
+    /**
+     * The live heap of three full collections 100 ms apart ({@link #liveHeapAfterCollection}), the lowest: a
+     * collection can miss what a finalizer or a cleaner frees just after it.
+     */
     static long heapAfterFullCollection() {
         long lowest = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
-            System.gc();
+            lowest = Math.min(lowest, liveHeapAfterCollection());
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            lowest = Math.min(lowest, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return lowest;
     }

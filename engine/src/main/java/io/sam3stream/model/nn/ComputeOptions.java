@@ -25,7 +25,8 @@ import java.util.List;
  *                           float32 ViT trunk and neck each run as one compiled TorchScript graph
  *                           ({@link PromptGraphs}, {@link ImageGraphs}) instead of operator by operator from Java
  * @param singleThreadSmallModules the modules made of many small operators (text encoder, geometry encoder,
- *                           decoder, scoring) run on one intra-op thread ({@link SmallOperatorThreads}), the others
+ *                           decoder, scoring) run on one intra-op thread where libgomp's threads spin at a barrier,
+ *                           and on every thread where they sleep ({@link SmallOperatorThreads}); the others always
  *                           on all of them
  */
 public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean windowLayoutReuse,
@@ -84,7 +85,7 @@ public record ComputeOptions(boolean fusedAttention, boolean fusedRope, boolean 
             on.add("module graphs");
         }
         if (singleThreadSmallModules) {
-            on.add("small modules on one thread");
+            on.add("small modules on one thread where OpenMP threads spin");
         }
         return on.isEmpty() ? "none" : String.join(", ", on);
     }

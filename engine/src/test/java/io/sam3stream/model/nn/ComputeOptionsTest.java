@@ -10,7 +10,8 @@ class ComputeOptionsTest {
     @Test
     void theEngineServesWithEveryMeasureOn() {
         assertEquals(ComputeOptions.OPTIMIZED, ComputeOptions.current());
-        assertEquals("fused attention, fused RoPE, window layout reuse, oneDNN linear+GELU, module graphs, small modules on one thread",
+        assertEquals("fused attention, fused RoPE, window layout reuse, oneDNN linear+GELU, module graphs, small modules on one thread"
+                + " where OpenMP threads spin",
                 ComputeOptions.OPTIMIZED.describe());
         assertEquals("none", ComputeOptions.PLAIN.describe());
     }
