@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,13 +91,11 @@ public final class SafetensorsFile implements WeightSource {
         long dataLength = fileSize - dataStart;
         Map<String, Entry> entries = new LinkedHashMap<>();
         Map<String, String> metadata = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = header.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : header.properties()) {
             String name = field.getKey();
             JsonNode node = field.getValue();
             if (name.equals("__metadata__")) {
-                node.fields().forEachRemaining(m -> metadata.put(m.getKey(), m.getValue().asText()));
+                node.properties().forEach(m -> metadata.put(m.getKey(), m.getValue().asText()));
                 continue;
             }
             entries.put(name, parseEntry(path, name, node, dataLength));

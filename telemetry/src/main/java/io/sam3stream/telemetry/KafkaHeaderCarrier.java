@@ -3,8 +3,6 @@ package io.sam3stream.telemetry;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -15,13 +13,6 @@ import org.apache.kafka.common.header.Headers;
  */
 enum KafkaHeaderCarrier implements TextMapGetter<Headers>, TextMapSetter<Headers> {
     INSTANCE;
-
-    @Override
-    public Iterable<String> keys(Headers headers) {
-        Set<String> keys = new LinkedHashSet<>();
-        headers.forEach(h -> keys.add(h.key()));
-        return keys;
-    }
 
     /** The last header of that name, as a record may carry a header more than once and the last one counts. */
     @Override

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -105,9 +104,7 @@ public final class Sam3ConfigReader {
 
     /** The first child whose key equals {@code prefix} or starts with it followed by a space. */
     private static JsonNode sectionOrNull(JsonNode node, String prefix) {
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> f = fields.next();
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
             if (f.getKey().equals(prefix) || f.getKey().startsWith(prefix + " ")) {
                 return f.getValue();
             }

@@ -79,11 +79,6 @@ public final class HttpServerSpans {
         INSTANCE;
 
         @Override
-        public Iterable<String> keys(Context ctx) {
-            return ctx.headerMap().keySet();
-        }
-
-        @Override
         public String get(Context ctx, String key) {
             return ctx == null ? null : ctx.header(key);
         }

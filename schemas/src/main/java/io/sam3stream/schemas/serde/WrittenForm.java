@@ -112,6 +112,9 @@ final class WrittenForm {
         }
     }
 
+    // Schema.toString(Collection, boolean) is deprecated in Avro 1.12, and nothing replaces it: it is the one printer
+    // that writes the types of the given references by name instead of inlining them.
+    @SuppressWarnings("deprecation")
     private static Part part(String subject, Schema schema, Map<String, String> sharedTexts,
             Map<String, Part> sharedParts) {
         Map<String, Schema> used = new TreeMap<>();

@@ -33,6 +33,9 @@ final class ReferenceResolution {
      * @throws RegistryApiException 42201 when the text or a referenced version does not parse, or a reference
      *     names no version that {@code versions} knows
      */
+    // Schema.toString(Collection, boolean) is deprecated in Avro 1.12, and nothing replaces it: it is the one printer
+    // that writes the types of the given references by name instead of inlining them.
+    @SuppressWarnings("deprecation")
     static Parsed parse(SchemaText text, Function<SchemaReference, SchemaText> versions) {
         if (text.schema() == null || text.schema().isBlank()) {
             throw RegistryApiException.invalidSchema("empty schema");
