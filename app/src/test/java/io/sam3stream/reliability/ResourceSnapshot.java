@@ -41,14 +41,14 @@ record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArr
      * collection can miss what a finalizer or a cleaner frees just after it.
      */
     static long heapAfterFullCollection() {
-        long lowest = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            lowest = Math.min(lowest, liveHeapAfterCollection());
+        long lowest = liveHeapAfterCollection();
+        for (int i = 1; i < 3; i++) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            lowest = Math.min(lowest, liveHeapAfterCollection());
         }
         return lowest;
     }
@@ -62,8 +62,10 @@ record ResourceSnapshot(long heapBytes, int threads, long fileHandles, int ndArr
         System.gc();
         long live = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage atCollection = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
-            live += atCollection == null ? 0 : atCollection.getUsed();
+            MemoryUsage atCollection = pool.getCollectionUsage();
+            if (pool.getType() == MemoryType.HEAP && atCollection != null) {
+                live += atCollection.getUsed();
+            }
         }
         return live;
     }
