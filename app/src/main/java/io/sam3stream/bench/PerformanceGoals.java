@@ -19,6 +19,12 @@ public final class PerformanceGoals {
     /** A further prompt on an image already encoded, against the full forward of the same mode. */
     public static final double EXTRA_PROMPT_VS_FORWARD = 0.1;
 
+    /**
+     * Each small-operator module of the prompt side (geometry encoder, decoder, dot-product scoring, segmentation
+     * head) against upstream's time for the same module.
+     */
+    public static final double SMALL_MODULE_VS_UPSTREAM = 1.0;
+
     /** Peak resident set during an fp32 forward, bytes. */
     public static final double PEAK_RESIDENT_FP32_BYTES = 4.5e9;
 

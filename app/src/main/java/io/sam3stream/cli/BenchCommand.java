@@ -11,6 +11,7 @@ import io.sam3stream.bench.OverheadBenchmark;
 import io.sam3stream.bench.PerformanceGoals;
 import io.sam3stream.bench.PipelineBenchmark;
 import io.sam3stream.bench.PrecisionBenchmark;
+import io.sam3stream.bench.PromptPathBenchmark;
 import io.sam3stream.bench.ProcessMemory;
 import io.sam3stream.bench.ResultTable;
 import io.sam3stream.bench.UpstreamAnchor;
@@ -20,10 +21,12 @@ import io.sam3stream.engine.EngineFactory;
 import io.sam3stream.engine.MklKernels;
 import io.sam3stream.engine.ModelSource;
 import io.sam3stream.engine.PrecisionChoice;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -31,6 +34,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.DoubleFunction;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -46,7 +50,7 @@ import picocli.CommandLine.Spec;
                 + " process, and prints a Markdown table of ratios. Subcommands run one part each."},
         subcommands = {BenchCommand.Forward.class, BenchCommand.Imaging.class, BenchCommand.Pipeline.class,
             BenchCommand.Blocks.class, BenchCommand.Precision.class, BenchCommand.Http.class,
-            BenchCommand.Jobs.class, BenchCommand.Label.class})
+            BenchCommand.Jobs.class, BenchCommand.Label.class, BenchCommand.PromptPath.class})
 public final class BenchCommand implements Callable<Integer> {
 
     /**
@@ -69,6 +73,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @Mixin
+    private RowsFile rowsFile;
+
     @Option(names = "--threads", defaultValue = "2",
             description = "libtorch intra-op threads (default: ${DEFAULT-VALUE}).")
     private int threads;
@@ -89,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         within(spec, "--threads", threads, 1, MAX_THREADS);
         within(spec, "--passes", passes, 1, MAX_RUNS);
-        return measure(spec, threads, (table, log) -> {
+        return measure(spec, threads, rowsFile, (table, log) -> {
             forwardRows(table, ForwardBenchmark.run(
                     new ForwardBenchmark.Options(threads, passes, !noControl, 3, true, false), log));
             imagingRows(table, ImagingBenchmark.run(10, 15, log));
@@ -112,6 +119,9 @@ public final class BenchCommand implements Callable<Integer> {
     static final class Forward implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
+
+        @Mixin
+        private RowsFile rowsFile;
 
         @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
         private int threads;
@@ -137,7 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
             within(spec, "--threads", threads, 1, MAX_THREADS);
             within(spec, "--passes", passes, 1, MAX_RUNS);
             within(spec, "--extra-prompts", extraPrompts, 0, ForwardBenchmark.MAX_EXTRA_PROMPTS);
-            return measure(spec, threads, (table, log) -> {
+            return measure(spec, threads, rowsFile, (table, log) -> {
                 forwardRows(table, ForwardBenchmark.run(
                         new ForwardBenchmark.Options(threads, passes, !noControl, extraPrompts, !noFp32, opByOp), log));
                 return 0;
@@ -152,9 +162,12 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Mixin
+        private RowsFile rowsFile;
+
         @Override
         public Integer call() throws Exception {
-            return measure(spec, 0, (table, log) -> {
+            return measure(spec, 0, rowsFile, (table, log) -> {
                 imagingRows(table, ImagingBenchmark.run(10, 15, log));
                 return 0;
             });
@@ -168,6 +181,9 @@ public final class BenchCommand implements Callable<Integer> {
     static final class Pipeline implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
+
+        @Mixin
+        private RowsFile rowsFile;
 
         @Option(names = "--threads", defaultValue = WORKER_THREADS,
                 description = "libtorch intra-op threads; 0 = as a worker chooses them for the model"
@@ -185,7 +201,7 @@ public final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             within(spec, "--threads", threads, 0, MAX_THREADS);
             within(spec, "--requests", requests, 1, MAX_REQUESTS);
-            return measure(spec, threads, (table, log) -> {
+            return measure(spec, threads, rowsFile, (table, log) -> {
                 pipelineRows(table, PipelineBenchmark.run(smallModel(checkpoint, log), threads, requests, log));
                 return 0;
             });
@@ -200,6 +216,9 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Mixin
+        private RowsFile rowsFile;
+
         @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
         private int threads;
 
@@ -210,7 +229,7 @@ public final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             within(spec, "--threads", threads, 1, MAX_THREADS);
             within(spec, "--runs", runs, 1, MAX_RUNS);
-            return measure(spec, threads, (table, log) -> {
+            return measure(spec, threads, rowsFile, (table, log) -> {
                 List<BlockBenchmark.Step> steps = BlockBenchmark.run(runs, log);
                 BlockBenchmark.Step control = steps.get(0);
                 for (BlockBenchmark.Step step : steps.subList(1, steps.size())) {
@@ -239,6 +258,9 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Mixin
+        private RowsFile rowsFile;
+
         @Option(names = "--threads", defaultValue = "2", description = "libtorch intra-op threads.")
         private int threads;
 
@@ -249,7 +271,7 @@ public final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             within(spec, "--threads", threads, 1, MAX_THREADS);
             within(spec, "--runs", runs, 1, MAX_RUNS);
-            return measure(spec, threads, (table, log) -> {
+            return measure(spec, threads, rowsFile, (table, log) -> {
                 log.accept("SAM3_PRECISION=auto picks "
                         + PrecisionChoice.resolve("auto", CpuFeatures.host()).describe());
                 for (PrecisionBenchmark.Comparison c : PrecisionBenchmark.run(runs, log)) {
@@ -275,6 +297,9 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Spec
         private CommandSpec spec;
+
+        @Mixin
+        private RowsFile rowsFile;
 
         @Option(names = "--url", paramLabel = "<base URL>",
                 description = "A running stack's facade, e.g. http://127.0.0.1:20000 (default: start one here).")
@@ -316,7 +341,7 @@ public final class BenchCommand implements Callable<Integer> {
             positive(spec, "--rate", rate, MAX_RATE);
             positive(spec, "--seconds", seconds, MAX_SECONDS);
             within(spec, "--warmup-seconds", warmupSeconds, 0, MAX_SECONDS);
-            return measure(spec, threads, (table, log) -> {
+            return measure(spec, threads, rowsFile, (table, log) -> {
                 OverheadBenchmark.Load load =
                         new OverheadBenchmark.Load(rate, seconds, warmupSeconds, PROMPT, maskFormat);
                 OverheadBenchmark.Measurement result = url == null
@@ -324,6 +349,69 @@ public final class BenchCommand implements Callable<Integer> {
                         : OverheadBenchmark.against(url, load, log);
                 httpRows(table, load, result);
                 return result.load().failed() == 0 ? 0 : 1;
+            });
+        }
+    }
+
+    /** {@code sam3 bench prompt-path}. */
+    @Command(name = "prompt-path", mixinStandardHelpOptions = true,
+            description = {"The prompt path's goals as stated: the full-size forward with three extra prompts"
+                    + " (bench forward --passes 1 --no-control --no-fp32 --extra-prompts 3), --runs processes per"
+                    + " precision, the precisions alternating, quiet and then beside a CPU-bound neighbour (bench"
+                    + " blocks in a loop); then the tiny pipeline (bench pipeline), --runs processes. Each process"
+                    + " prints its own table; a summary of every goal follows. About a minute per forward process"
+                    + " on two cores, twice that beside the neighbour."})
+    static final class PromptPath implements Callable<Integer> {
+        /** The small-operator modules whose goal is upstream's time, as the forward's table names them. */
+        private static final List<String> SMALL_MODULES =
+                List.of("geometry_encoder", "decoder", "dot_prod_scoring", "segmentation_head");
+
+        @Spec
+        private CommandSpec spec;
+
+        @Mixin
+        private RowsFile rowsFile;
+
+        @Option(names = "--runs", defaultValue = "3",
+                description = "Processes per precision and condition, and pipeline processes (default:"
+                        + " ${DEFAULT-VALUE}).")
+        private int runs;
+
+        @Option(names = "--precision", paramLabel = "fp32|bf16",
+                description = "A SAM3_PRECISION to measure; repeatable (default: fp32, and bf16 where auto picks"
+                        + " it on this CPU).")
+        private List<String> precisions;
+
+        @Option(names = "--no-neighbour", description = "Measure on a quiet machine only.")
+        private boolean noNeighbour;
+
+        @Option(names = "--neighbour-lead", defaultValue = "30", paramLabel = "<seconds>",
+                description = "Seconds the neighbour runs before the first measurement beside it (default:"
+                        + " ${DEFAULT-VALUE}).")
+        private int neighbourLead;
+
+        @Option(names = "--requests", defaultValue = "300",
+                description = "Timed requests per pipeline run (default: ${DEFAULT-VALUE}).")
+        private int requests;
+
+        @Override
+        public Integer call() throws Exception {
+            within(spec, "--runs", runs, 1, MAX_RUNS);
+            within(spec, "--neighbour-lead", neighbourLead, 0, MAX_SECONDS);
+            within(spec, "--requests", requests, 1, MAX_REQUESTS);
+            List<String> measured = precisions != null ? precisions
+                    : PrecisionChoice.resolve("auto", CpuFeatures.host()).precision().isFp32() ? List.of("fp32")
+                    : List.of("fp32", "bf16");
+            for (String p : measured) {
+                if (!p.equals("fp32") && !p.equals("bf16")) {
+                    throw new ParameterException(spec.commandLine(), "--precision must be fp32 or bf16, not " + p);
+                }
+            }
+            PromptPathBenchmark.Options options = new PromptPathBenchmark.Options(runs, List.copyOf(measured),
+                    !noNeighbour, Duration.ofSeconds(neighbourLead), requests);
+            return measure(spec, 0, rowsFile, (table, log) -> {
+                promptPathRows(table, PromptPathBenchmark.run(options, log));
+                return 0;
             });
         }
     }
@@ -337,6 +425,9 @@ public final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Mixin
+        private RowsFile rowsFile;
+
         @Option(names = "--jobs", defaultValue = "10000", description = "Jobs stored (default: ${DEFAULT-VALUE}).")
         private int jobs;
 
@@ -348,7 +439,7 @@ public final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             within(spec, "--jobs", jobs, 1, MAX_REQUESTS);
             within(spec, "--requests", requests, 1, MAX_REQUESTS);
-            return measure(spec, 0, (table, log) -> {
+            return measure(spec, 0, rowsFile, (table, log) -> {
                 JobLookupBenchmark.Result r = JobLookupBenchmark.run(jobs, requests, log);
                 table.add(new ResultTable.Row(String.format(Locale.ROOT, "GET /v1/jobs/{id} p99, %,d jobs stored",
                         r.stored()), millis2(r.millis(99)), "target " + millis2(PerformanceGoals.JOB_GET_P99_MS),
@@ -368,6 +459,9 @@ public final class BenchCommand implements Callable<Integer> {
     static final class Label implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
+
+        @Mixin
+        private RowsFile rowsFile;
 
         @Option(names = "--images", defaultValue = "60", description = "Pictures per configuration (default:"
                 + " ${DEFAULT-VALUE}).")
@@ -391,7 +485,7 @@ public final class BenchCommand implements Callable<Integer> {
                         + " (" + TINY_CHECKPOINT + "); run it from the repository root");
                 return 2;
             }
-            return measure(spec, 0, (table, log) -> {
+            return measure(spec, 0, rowsFile, (table, log) -> {
                 List<LabelBenchmark.Measurement> runs = LabelBenchmark.run(TINY_CHECKPOINT,
                         TINY_CHECKPOINT.resolveSibling("config.json"), List.of(1, 2), cores, images, inFlight, log);
                 LabelBenchmark.Measurement one = runs.get(0);
@@ -404,6 +498,22 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 return 0;
             });
+        }
+    }
+
+    /**
+     * {@code --rows-json}: the table's rows also as a JSON file, for a command that runs this one in a process of its
+     * own and reads its figures back ({@code sam3 bench prompt-path}).
+     */
+    static final class RowsFile {
+        @Option(names = "--rows-json", paramLabel = "<file>",
+                description = "Also write the table's rows to this JSON file.")
+        private Path path;
+
+        void write(ResultTable table) throws IOException {
+            if (path != null) {
+                table.writeRows(path);
+            }
         }
     }
 
@@ -438,7 +548,8 @@ public final class BenchCommand implements Callable<Integer> {
      * Every benchmark command's frame: libtorch's threads set (when {@code threads} is positive), the machine line,
      * progress lines while it measures, then the load average and the table.
      */
-    private static int measure(CommandSpec spec, int threads, Measurement measurement) throws Exception {
+    private static int measure(CommandSpec spec, int threads, RowsFile rowsFile, Measurement measurement)
+            throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         // before libtorch's first product, as a worker does at start
         MklKernels mklKernels = MklKernels.apply(Settings.fromEnvironment());
@@ -452,6 +563,7 @@ public final class BenchCommand implements Callable<Integer> {
         out.println();
         out.println("load average at the end: " + MachineInfo.loadAverage());
         table.print(out);
+        rowsFile.write(table);
         return status;
     }
 
@@ -569,6 +681,53 @@ public final class BenchCommand implements Callable<Integer> {
             table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image" + suffix, seconds(extra.get(i)),
                     "full forward" + suffix + " " + seconds(full.seconds()), extra.get(i) / full.seconds(), goal));
         }
+    }
+
+    /**
+     * Per precision and condition: the worst extra prompt against its forward and the worst run of each small module
+     * against upstream, each with the range over every run; then the slowest tiny pipeline run against its target.
+     */
+    private static void promptPathRows(ResultTable table, PromptPathBenchmark.Result r) {
+        for (PromptPathBenchmark.Series s : r.forwards()) {
+            String condition = s.precision() + ", " + (s.besideNeighbour() ? "beside the neighbour" : "quiet");
+            List<Double> prompts = s.ratios("prompt ");
+            table.add(new ResultTable.Row("extra prompts ÷ forward, " + condition + ", " + runs(s), range(prompts,
+                    "%.3f"), "forward " + String.join(", ", s.measured("full-size forward")),
+                    max(prompts), PerformanceGoals.EXTRA_PROMPT_VS_FORWARD));
+            for (String module : PromptPath.SMALL_MODULES) {
+                List<Double> ratios = s.ratios("  module " + module);
+                Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
+                table.add(new ResultTable.Row("  " + module + " ÷ upstream, " + condition, range(ratios, "%.3f"),
+                        "upstream " + seconds(upstream == null ? Double.NaN : upstream), max(ratios),
+                        PerformanceGoals.SMALL_MODULE_VS_UPSTREAM));
+            }
+            table.note("  load average at each run's start", String.join("; ",
+                    s.runs().stream().map(PromptPathBenchmark.Run::loadAtStart).toList()), "-");
+        }
+        PromptPathBenchmark.Series tiny = r.pipelines();
+        List<Double> tinyRatios = tiny.ratios("tiny checkpoint throughput");
+        table.add(new ResultTable.Row("tiny checkpoint throughput, " + runs(tiny),
+                String.join(", ", tiny.measured("tiny checkpoint throughput")),
+                "target " + perSecond(PerformanceGoals.TINY_REQUESTS_PER_SECOND) + " (ratio = target / slowest)",
+                max(tinyRatios), 1.0));
+    }
+
+    private static String runs(PromptPathBenchmark.Series s) {
+        return s.runs().size() == 1 ? "1 run" : s.runs().size() + " runs";
+    }
+
+    /** "0.071–0.095" for the values, in the given format; "-" for none. */
+    private static String range(List<Double> values, String format) {
+        if (values.isEmpty()) {
+            return "-";
+        }
+        double low = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        return String.format(Locale.ROOT, format + "–" + format, low, max(values));
+    }
+
+    /** The largest value, NaN for none (a goal is then not judged). */
+    private static double max(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
     private static void imagingRows(ResultTable table, ImagingBenchmark.Result r) {

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ResultTableTest {
 
@@ -32,5 +34,15 @@ class ResultTableTest {
         ResultTable table = new ResultTable();
         table.note("resident after build", "3.81 GB", "upstream 4.0 GB");
         assertEquals("| resident after build | 3.81 GB | upstream 4.0 GB | - | - | - |", print(table).split("\n")[2]);
+    }
+
+    @Test
+    void rowsWrittenAsJsonReadBackTheSameMissingRatiosIncluded(@TempDir Path dir) throws Exception {
+        ResultTable table = new ResultTable();
+        table.add(new ResultTable.Row("prompt 2 on a cached image", "0.66 s", "full forward 9.10 s", 0.0725, 0.1));
+        table.note("precision", "bf16 (AVX512-BF16 attention)", "-");
+        Path file = dir.resolve("rows.json");
+        table.writeRows(file);
+        assertEquals(table.rows(), ResultTable.readRows(file));
     }
 }

@@ -27,6 +27,10 @@ class BenchOptionsTest {
                 List.of("bench", "http", "--warmup-seconds", "NaN"),
                 List.of("bench", "jobs", "--jobs", "0"),
                 List.of("bench", "label", "--in-flight", "0"),
+                List.of("bench", "prompt-path", "--runs", "0"),
+                List.of("bench", "prompt-path", "--neighbour-lead", "-1"),
+                List.of("bench", "prompt-path", "--requests", "0"),
+                List.of("bench", "prompt-path", "--precision", "int8"),
                 List.of("bench", "--threads", "300"));
         for (List<String> args : refused) {
             StringWriter out = new StringWriter();
