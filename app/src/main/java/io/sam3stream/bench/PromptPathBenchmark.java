@@ -37,7 +37,10 @@ public final class PromptPathBenchmark {
     /** One child process: its table's rows and the 1-, 5- and 15-minute load averages when it started. */
     public record Run(List<ResultTable.Row> rows, String loadAtStart) {}
 
-    /** The forward runs of one precision under one condition. */
+    /**
+     * The runs of one measurement under one condition: the forwards of one precision, quiet or beside the
+     * neighbour, or the tiny pipelines (named "tiny", always quiet).
+     */
     public record Series(String precision, boolean besideNeighbour, List<Run> runs) {
 
         /** The ratio of every row whose name starts with {@code prefix}, over all runs, in order. */
