@@ -14,6 +14,8 @@ final class Neighbour implements AutoCloseable {
     private static final List<String> ARGUMENTS = List.of("bench", "blocks", "--runs", "10");
 
     private final Thread loop;
+    /** Ends the neighbour's process with this JVM when it exits without {@link #close} (an error, Ctrl-C). */
+    private final Thread exitHook;
     private volatile boolean stopping;
     private volatile Process current;
     private volatile String failure;
@@ -21,11 +23,13 @@ final class Neighbour implements AutoCloseable {
     private Neighbour() {
         loop = new Thread(this::runLoop, "sam3-bench-neighbour");
         loop.setDaemon(true);
+        exitHook = new Thread(this::stopProcess, "sam3-bench-neighbour-exit");
     }
 
     /** Starts the neighbour; it runs until closed. */
     static Neighbour start() {
         Neighbour neighbour = new Neighbour();
+        Runtime.getRuntime().addShutdownHook(neighbour.exitHook);
         neighbour.loop.start();
         return neighbour;
     }
@@ -69,12 +73,20 @@ final class Neighbour implements AutoCloseable {
     /** Stops the loop and the process it is running, and waits for both. */
     @Override
     public void close() throws InterruptedException {
+        stopProcess();
+        Process process = current;
+        if (process != null) {
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        loop.join(TimeUnit.SECONDS.toMillis(30));
+        Runtime.getRuntime().removeShutdownHook(exitHook);
+    }
+
+    private void stopProcess() {
         stopping = true;
         Process process = current;
         if (process != null) {
             process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
         }
-        loop.join(TimeUnit.SECONDS.toMillis(30));
     }
 }
