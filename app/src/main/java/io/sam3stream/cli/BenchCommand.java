@@ -67,6 +67,15 @@ public final class BenchCommand implements Callable<Integer> {
     private static final double MAX_RATE = 100_000;
     private static final double MAX_SECONDS = 86_400;
 
+    /**
+     * Names of the rows that {@code bench prompt-path} reads back from its children's tables: written by
+     * {@link #forwardRows}, {@link #extraPromptRows} and {@link #pipelineRows}, found by {@link #promptPathRows}.
+     */
+    private static final String FORWARD_ROW = "full-size forward, 1008², 1 prompt, ";
+    private static final String MODULE_ROW = "  module ";
+    private static final String EXTRA_PROMPT_ROW = "prompt ";
+    private static final String TINY_THROUGHPUT_ROW = "tiny checkpoint throughput, overlapped stages";
+
     /** The tiny golden checkpoint, where it lies in a source checkout. */
     static final Path TINY_CHECKPOINT = Path.of("engine/src/test/resources/golden/sam3-tiny/sam3-tiny.pt");
 
@@ -607,7 +616,7 @@ public final class BenchCommand implements Callable<Integer> {
         ForwardBenchmark.Forward served = r.served().median();
         String precision = r.served().name();
         table.note("precision", r.precision(), "-");
-        table.add(new ResultTable.Row("full-size forward, 1008², 1 prompt, " + precision, seconds(served.seconds()),
+        table.add(new ResultTable.Row(FORWARD_ROW + precision, seconds(served.seconds()),
                 "upstream " + seconds(UpstreamAnchor.FORWARD_SECONDS) + " (anchor)",
                 served.seconds() / UpstreamAnchor.FORWARD_SECONDS, PerformanceGoals.FORWARD_VS_UPSTREAM));
         ForwardBenchmark.Forward fp32 = r.fp32() == null ? null : r.fp32().median();
@@ -637,7 +646,7 @@ public final class BenchCommand implements Callable<Integer> {
             Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
             String measured = seconds(s) + besides("fp32", fp32, module) + besides("control", control, module)
                     + besides("before", opByOp, module);
-            table.add(new ResultTable.Row("  module " + module, measured,
+            table.add(new ResultTable.Row(MODULE_ROW + module, measured,
                     upstream == null ? "-" : "upstream " + seconds(upstream),
                     upstream == null ? Double.NaN : s / upstream, Double.NaN));
         });
@@ -678,8 +687,9 @@ public final class BenchCommand implements Callable<Integer> {
             ForwardBenchmark.Forward full, double goal) {
         List<Double> extra = mode.extraPromptSeconds();
         for (int i = 0; i < extra.size(); i++) {
-            table.add(new ResultTable.Row("prompt " + (i + 2) + " on a cached image" + suffix, seconds(extra.get(i)),
-                    "full forward" + suffix + " " + seconds(full.seconds()), extra.get(i) / full.seconds(), goal));
+            table.add(new ResultTable.Row(EXTRA_PROMPT_ROW + (i + 2) + " on a cached image" + suffix,
+                    seconds(extra.get(i)), "full forward" + suffix + " " + seconds(full.seconds()),
+                    extra.get(i) / full.seconds(), goal));
         }
     }
 
@@ -690,12 +700,12 @@ public final class BenchCommand implements Callable<Integer> {
     private static void promptPathRows(ResultTable table, PromptPathBenchmark.Result r) {
         for (PromptPathBenchmark.Series s : r.forwards()) {
             String condition = s.precision() + ", " + (s.besideNeighbour() ? "beside the neighbour" : "quiet");
-            List<Double> prompts = s.ratios("prompt ");
+            List<Double> prompts = s.ratios(EXTRA_PROMPT_ROW);
             table.add(new ResultTable.Row("extra prompts ÷ forward, " + condition + ", " + runs(s), range(prompts,
-                    "%.3f"), "forward " + String.join(", ", s.measured("full-size forward")),
+                    "%.3f"), "forward " + String.join(", ", s.measured(FORWARD_ROW)),
                     max(prompts), PerformanceGoals.EXTRA_PROMPT_VS_FORWARD));
             for (String module : PromptPath.SMALL_MODULES) {
-                List<Double> ratios = s.ratios("  module " + module);
+                List<Double> ratios = s.ratios(MODULE_ROW + module);
                 Double upstream = UpstreamAnchor.MODULE_SECONDS.get(module);
                 table.add(new ResultTable.Row("  " + module + " ÷ upstream, " + condition, range(ratios, "%.3f"),
                         "upstream " + seconds(upstream == null ? Double.NaN : upstream), max(ratios),
@@ -705,9 +715,9 @@ public final class BenchCommand implements Callable<Integer> {
                     s.runs().stream().map(PromptPathBenchmark.Run::loadAtStart).toList()), "-");
         }
         PromptPathBenchmark.Series tiny = r.pipelines();
-        List<Double> tinyRatios = tiny.ratios("tiny checkpoint throughput");
+        List<Double> tinyRatios = tiny.ratios(TINY_THROUGHPUT_ROW);
         table.add(new ResultTable.Row("tiny checkpoint throughput, " + runs(tiny),
-                String.join(", ", tiny.measured("tiny checkpoint throughput")),
+                String.join(", ", tiny.measured(TINY_THROUGHPUT_ROW)),
                 "target " + perSecond(PerformanceGoals.TINY_REQUESTS_PER_SECOND) + " (ratio = target / slowest)",
                 max(tinyRatios), 1.0));
     }
@@ -743,7 +753,7 @@ public final class BenchCommand implements Callable<Integer> {
     private static void pipelineRows(ResultTable table, PipelineBenchmark.Result r) {
         PipelineBenchmark.Measurement served = r.served();
         PipelineBenchmark.Measurement opByOp = r.opByOp();
-        table.add(new ResultTable.Row("tiny checkpoint throughput, overlapped stages",
+        table.add(new ResultTable.Row(TINY_THROUGHPUT_ROW,
                 perSecond(served.overlappedPerSecond()),
                 "target " + perSecond(PerformanceGoals.TINY_REQUESTS_PER_SECOND) + " (ratio = target / measured)",
                 PerformanceGoals.TINY_REQUESTS_PER_SECOND / served.overlappedPerSecond(), 1.0));
